@@ -1,0 +1,192 @@
+"""The one JSON-in/JSON-out entry point: :func:`handle`. It never raises.
+
+See docs/api.md for the contract. The browser worker and the CLI both come through here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from . import __version__
+from .core import SEED_MAX, Faces, Odds, OpposeResult, RollResult, System, make_rng, new_seed
+from .explain import both
+from .fields import ParamError
+from .i18n import LANGS, message
+from .registry import SYSTEMS, describe
+
+MAX_REQUEST = 100_000  # characters
+OPS = ("systems", "roll", "odds", "oppose", "dice", "version")
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, field: str | None, key: str, **args: Any) -> None:
+        super().__init__(key)
+        self.code, self.field, self.key, self.args_ = code, field, key, args
+
+
+def handle(request: str) -> str:
+    """Answer one JSON request with one JSON answer (never raises)."""
+    lang = "fr"
+    try:
+        if not isinstance(request, str):
+            raise ApiError("invalid_json", None, "not_request")
+        if len(request) > MAX_REQUEST:
+            raise ApiError("invalid_json", None, "invalid_json",
+                           detail=f"more than {MAX_REQUEST} characters")
+        try:
+            req = json.loads(request)
+        except (ValueError, RecursionError) as exc:
+            raise ApiError("invalid_json", None, "invalid_json", detail=str(exc)[:200]) from None
+        if not isinstance(req, dict):
+            raise ApiError("invalid_json", None, "not_request")
+        raw_lang = req.get("lang")
+        if raw_lang is not None and raw_lang not in LANGS:
+            raise ApiError("invalid_param", "lang", "lang")
+        lang = raw_lang or "fr"
+        answer = {"ok": True, "result": dispatch(req, lang)}
+    except ApiError as err:
+        answer = error(err.code, err.field, message(err.key, lang, **err.args_))
+    except ParamError as err:
+        answer = error("invalid_param", err.field, err.message(lang))
+    except Exception as exc:  # a bug: still answer in JSON, never raise into JavaScript
+        answer = error("internal", None, message("internal", lang, detail=repr(exc)[:200]))
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+
+
+def error(code: str, field: str | None, text: str) -> dict[str, Any]:
+    return {"ok": False, "error": {"code": code, "field": field, "message": text}}
+
+
+def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    op = req.get("op")
+    if op == "systems":
+        return describe()
+    if op == "version":
+        return {"version": __version__}
+    if op not in OPS:
+        raise ApiError("unknown_op", "op", "unknown_op", op=str(op)[:40], ops=", ".join(OPS))
+    system = get_system(req.get("system"))
+    if op == "oppose":
+        return oppose(system, req, lang)
+    params, faces = system.parse(req.get("params"))
+    if op == "dice":
+        return {"groups": [g.to_json() for g in system.dice_plan(params)]}
+    if op == "odds":
+        return odds_json(system, system.odds(params))
+    seed = None if faces is not None else get_seed(req.get("seed"))
+    result = roll_or_resolve(system, params, faces, seed)
+    return roll_json(result, params, lang)
+
+
+def get_system(system_id: Any) -> System[Any]:
+    if not isinstance(system_id, str) or system_id not in SYSTEMS:
+        raise ApiError("unknown_system", "system", "unknown_system", system=str(system_id)[:40],
+                       systems=", ".join(SYSTEMS))
+    return SYSTEMS[system_id]
+
+
+def get_seed(raw: Any) -> int:
+    if raw is None:
+        return new_seed()
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= SEED_MAX:
+        raise ApiError("invalid_param", "seed", "seed")
+    return raw
+
+
+def roll_or_resolve(
+    system: System[Any], params: Any, faces: Faces | None, seed: int | None
+) -> RollResult:
+    if faces is not None:
+        return system.resolve(params, faces).with_seed(None)
+    assert seed is not None
+    return system.roll(params, make_rng(seed)).with_seed(seed)
+
+
+def oppose(system: System[Any], req: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    sides = []
+    for side in ("actor", "opponent"):
+        try:
+            sides.append(system.parse(req.get(side)))
+        except ParamError as err:
+            raise err.prefixed(side) from None
+    (pa, fa), (pb, fb) = sides
+    physical = fa is not None and fb is not None
+    seed = None if physical else get_seed(req.get("seed"))
+    rng = None if seed is None else make_rng(seed)
+    faces: tuple[Faces, Faces] | None = None
+    if fa is not None or fb is not None:  # the side without faces is rolled
+        assert rng is not None or physical
+        faces = (fa if fa is not None else system.draw(pa, rng),  # type: ignore[arg-type]
+                 fb if fb is not None else system.draw(pb, rng))  # type: ignore[arg-type]
+    result = system.oppose(pa, pb, faces, rng)
+    return oppose_json(result, pa, pb, seed, lang)
+
+
+# -- serialisation -------------------------------------------------------------------------
+
+
+def params_json(params: Any) -> dict[str, Any]:
+    out = {}
+    for f in dataclasses.fields(params):
+        if f.name == "mods":
+            continue
+        value = getattr(params, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def roll_json(result: RollResult, params: Any, lang: str) -> dict[str, Any]:
+    texts = both(result.lines)
+    out: dict[str, Any] = {
+        "system": result.system,
+        "outcome": result.outcome,
+        "success": result.success,
+        "margin": result.margin,
+        "seed": result.seed,
+        "physical": result.physical,
+        "params": params_json(params),
+        "dice": [d.to_json() for d in result.dice],
+    }
+    out.update(result.extra)
+    out["explanation"] = texts[lang]
+    out["explanations"] = texts
+    return out
+
+
+def oppose_json(
+    result: OpposeResult, pa: Any, pb: Any, seed: int | None, lang: str
+) -> dict[str, Any]:
+    def side(r: RollResult, params: Any) -> dict[str, Any]:
+        return roll_json(r.with_seed(seed), params, lang)
+
+    texts = both(result.lines)
+    out: dict[str, Any] = {
+        "system": result.system,
+        "winner": result.winner,
+        "margin": result.margin,
+        "seed": seed,
+        "physical": seed is None,
+        "actor": side(result.actor, pa),
+        "opponent": side(result.opponent, pb),
+        "rerolls": [{"actor": side(a, pa), "opponent": side(b, pb)} for a, b in result.rerolls],
+    }
+    out.update(result.extra)
+    out["explanation"] = texts[lang]
+    out["explanations"] = texts
+    return out
+
+
+def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
+    success = sum((p for o, p in odds.outcomes if system.is_success(o)), Fraction(0))
+    return {
+        "system": system.id,
+        "exact": {o: str(p) for o, p in odds.outcomes},
+        "probabilities": {o: float(p) for o, p in odds.outcomes},
+        "margins": {str(m): str(p) for m, p in odds.margins},
+        "success": str(success),
+        "success_probability": float(success),
+    }

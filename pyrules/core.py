@@ -1,0 +1,250 @@
+"""The shape every system shares: dice, results, odds and the system interface.
+
+A system validates its params, says which dice a roll needs (``dice_plan``), and
+resolves faces with the pure ``resolve(params, faces)``. Rolling is ``resolve`` with
+faces drawn from an injected ``random.Random``; nothing here touches the global RNG.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .fields import Field, ParamError, validate
+from .i18n import Text
+
+SEED_MAX = 2**53 - 1  # seeds must survive a round trip through JavaScript numbers
+
+Faces = Mapping[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die as it was rolled and as it counts."""
+
+    sides: int
+    rolled: int
+    final: int
+    kind: str = "normal"  # normal, flame, black_flame
+    value: int = 0  # what the die counts for (successes, or its face)
+    tags: tuple[str, ...] = ()
+    delta: int = 0  # net augmentation (+) or diminution (-) on a Flame die
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sides": self.sides,
+            "rolled": self.rolled,
+            "final": self.final,
+            "kind": self.kind,
+            "value": self.value,
+            "tags": list(self.tags),
+            "delta": self.delta,
+        }
+
+
+@dataclass(frozen=True)
+class Line:
+    """One step of an explanation: a message key and its arguments. Rendered in explain.py."""
+
+    key: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    @staticmethod
+    def of(key: str, **args: Any) -> Line:
+        return Line(key, tuple(sorted(args.items())))
+
+
+@dataclass(frozen=True)
+class RollResult:
+    system: str
+    outcome: str
+    success: bool
+    margin: int
+    dice: tuple[Die, ...]
+    lines: tuple[Line, ...]
+    extra: tuple[tuple[str, Any], ...] = ()
+    seed: int | None = None
+    physical: bool = False
+
+    def get(self, name: str) -> Any:
+        return dict(self.extra)[name]
+
+    def with_seed(self, seed: int | None) -> RollResult:
+        return RollResult(
+            self.system, self.outcome, self.success, self.margin, self.dice, self.lines,
+            self.extra, seed, seed is None,
+        )
+
+
+@dataclass(frozen=True)
+class DiceGroup:
+    """A set of identical dice a roll needs, fed by one faces field."""
+
+    field: str
+    sides: int
+    count: int
+    kind: str = "normal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"field": self.field, "sides": self.sides, "count": self.count, "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class Odds:
+    outcomes: tuple[tuple[str, Fraction], ...]
+    margins: tuple[tuple[int, Fraction], ...]
+
+    def outcome(self, outcome_id: str) -> Fraction:
+        return dict(self.outcomes)[outcome_id]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    id: str
+    success: bool
+    label: Text
+
+
+@dataclass(frozen=True)
+class OpposeResult:
+    system: str
+    winner: str  # actor, opponent or tie
+    margin: int
+    actor: RollResult
+    opponent: RollResult
+    rerolls: tuple[tuple[RollResult, RollResult], ...] = ()
+    lines: tuple[Line, ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
+
+
+P = TypeVar("P")
+
+
+class System(Generic[P]):
+    """Base class of the four systems. Subclasses fill the class attributes and methods."""
+
+    id: ClassVar[str]
+    name: ClassVar[Text]
+    description: ClassVar[Text]
+    doc: ClassVar[str]
+    fields: ClassVar[tuple[Field, ...]]
+    outcomes: ClassVar[tuple[Outcome, ...]]
+    oppose_rule: ClassVar[Text]
+    sheet: ClassVar[dict[str, Any]] = {}
+
+    # -- to implement ------------------------------------------------------------------
+    def make_params(self, values: dict[str, Any]) -> P:
+        raise NotImplementedError
+
+    def dice_plan(self, params: P) -> tuple[DiceGroup, ...]:
+        raise NotImplementedError
+
+    def resolve(self, params: P, faces: Faces) -> RollResult:
+        raise NotImplementedError
+
+    def odds(self, params: P) -> Odds:
+        """Exact odds. The default enumerates every face combination through ``resolve``."""
+        return enumerate_odds(self, params)
+
+    def oppose(
+        self, actor: P, opponent: P, faces: tuple[Faces, Faces] | None, rng: random.Random | None
+    ) -> OpposeResult:
+        raise NotImplementedError
+
+    # -- shared ------------------------------------------------------------------------
+    @property
+    def face_fields(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields if f.kind == "faces")
+
+    def parse(self, raw: Any) -> tuple[P, Faces | None]:
+        """Validate raw params. Returns the params and the given faces (or None)."""
+        values = validate(self.fields, raw)
+        given = {name: values.pop(name) for name in self.face_fields}
+        params = self.make_params(values)
+        if all(v is None for v in given.values()):
+            return params, None
+        return params, self.check_faces(params, given)
+
+    def check_faces(self, params: P, given: Mapping[str, tuple[int, ...] | None]) -> Faces:
+        out: dict[str, tuple[int, ...]] = {}
+        labels = {f.name: f.label for f in self.fields}
+        for group in self.dice_plan(params):
+            faces = given.get(group.field) or ()
+            label = labels[group.field]
+            if len(faces) != group.count:
+                raise ParamError(
+                    group.field, "face_count", label=label, count=group.count,
+                    sides=group.sides, given=len(faces),
+                )
+            for face in faces:
+                if not 1 <= face <= group.sides:
+                    raise ParamError(group.field, "face_sides", label=label, sides=group.sides,
+                                     face=face)
+            out[group.field] = faces
+        for name, extra in given.items():
+            if name not in out and extra:
+                raise ParamError(name, "face_count", label=labels[name], count=0, sides="?",
+                                 given=len(extra))
+        return out
+
+    def draw(self, params: P, rng: random.Random) -> Faces:
+        return {
+            g.field: tuple(rng.randint(1, g.sides) for _ in range(g.count))
+            for g in self.dice_plan(params)
+        }
+
+    def roll(self, params: P, rng: random.Random) -> RollResult:
+        return self.resolve(params, self.draw(params, rng))
+
+    def outcome_ids(self) -> tuple[str, ...]:
+        return tuple(o.id for o in self.outcomes)
+
+    def is_success(self, outcome_id: str) -> bool:
+        return next(o.success for o in self.outcomes if o.id == outcome_id)
+
+
+def all_faces(groups: Sequence[DiceGroup]) -> Iterator[Faces]:
+    """Every face combination of the given dice, in order (the brute-force oracle)."""
+    ranges = [range(1, g.sides + 1) for g in groups for _ in range(g.count)]
+    for combo in itertools.product(*ranges):
+        out: dict[str, tuple[int, ...]] = {}
+        i = 0
+        for g in groups:
+            out[g.field] = tuple(combo[i : i + g.count])
+            i += g.count
+        yield out
+
+
+def enumerate_odds(system: System[Any], params: Any) -> Odds:
+    """Exact odds by resolving every face combination (each equally likely)."""
+    groups = system.dice_plan(params)
+    outcome_w: dict[str, int] = dict.fromkeys(system.outcome_ids(), 0)
+    margin_w: dict[int, int] = {}
+    total = 0
+    for faces in all_faces(groups):
+        result = system.resolve(params, faces)
+        outcome_w[result.outcome] += 1
+        margin_w[result.margin] = margin_w.get(result.margin, 0) + 1
+        total += 1
+    return make_odds(outcome_w, margin_w, total)
+
+
+def make_odds(outcome_w: Mapping[str, int], margin_w: Mapping[int, int], total: int) -> Odds:
+    return Odds(
+        tuple((k, Fraction(v, total)) for k, v in outcome_w.items()),
+        tuple((m, Fraction(w, total)) for m, w in sorted(margin_w.items()) if w),
+    )
+
+
+def new_seed() -> int:
+    """A fresh seed from the operating system (``crypto.getRandomValues`` in Pyodide)."""
+    return secrets.randbits(53)
+
+
+def make_rng(seed: int) -> random.Random:
+    return random.Random(seed)

@@ -1,0 +1,176 @@
+"""Field descriptions for the registry, and the generic validation that uses them.
+
+A field knows its name, type, bounds, default and labels. ``validate`` turns raw JSON
+params into clean Python values or raises :class:`ParamError` naming the field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .i18n import Text, message
+
+FACES_MAX = 64  # no roll of any system needs more dice than this
+
+
+class ParamError(Exception):
+    """A request parameter is wrong. ``field`` names it; the message is bilingual."""
+
+    def __init__(self, field: str | None, key: str, **args: Any) -> None:
+        super().__init__(key)
+        self.field = field
+        self.key = key
+        self.args_ = args
+
+    def message(self, lang: str) -> str:
+        return message(self.key, lang, **self.args_)
+
+    def prefixed(self, prefix: str) -> ParamError:
+        name = f"{prefix}.{self.field}" if self.field else prefix
+        return ParamError(name, self.key, **self.args_)
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str | int
+    label: Text
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of a system.
+
+    ``kind`` is ``int``, ``bool``, ``choice``, ``text``, ``faces`` or ``placement``.
+    """
+
+    name: str
+    kind: str
+    label: Text
+    default: Any = None
+    help: Text | None = None
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[Choice, ...] = ()
+    max_length: int | None = None
+    sides: int | None = None
+    optional: bool = False
+    group: str = "main"
+    pattern: str | None = field(default=None, compare=False)
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "label": self.label.as_dict(),
+            "group": self.group,
+            "optional": self.optional,
+        }
+        if self.help is not None:
+            out["help"] = self.help.as_dict()
+        if self.kind in ("int", "faces", "placement"):
+            out["min"] = self.min
+            out["max"] = self.max
+        if self.kind == "choice":
+            out["choices"] = [{"value": c.value, "label": c.label.as_dict()} for c in self.choices]
+        if self.kind == "text":
+            out["max_length"] = self.max_length
+        if self.kind == "faces":
+            out["sides"] = self.sides
+        return out
+
+    def clean(self, raw: Any) -> Any:
+        """Validate one raw value (already known not to be ``None``)."""
+        if self.kind == "int":
+            return self._clean_int(raw)
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            raise ParamError(self.name, "not_bool", label=self.label)
+        if self.kind == "choice":
+            for c in self.choices:
+                if isinstance(raw, bool) != isinstance(c.value, bool):
+                    continue
+                if raw == c.value or (isinstance(raw, str) and raw == str(c.value)):
+                    return c.value
+            values = ", ".join(str(c.value) for c in self.choices)
+            raise ParamError(self.name, "not_choice", label=self.label, choices=values)
+        if self.kind == "text":
+            if not isinstance(raw, str):
+                raise ParamError(self.name, "not_text", label=self.label)
+            assert self.max_length is not None
+            if len(raw) > self.max_length:
+                raise ParamError(self.name, "too_long", label=self.label, max=self.max_length)
+            return raw
+        if self.kind in ("faces", "placement"):
+            return self._clean_list(raw)
+        raise AssertionError(self.kind)  # pragma: no cover
+
+    def _clean_int(self, raw: Any) -> int:
+        if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+            raise ParamError(self.name, "not_int", label=self.label)
+        if isinstance(raw, str):
+            text = raw.strip()
+            if not re.fullmatch(r"[+-]?\d{1,6}", text):
+                raise ParamError(self.name, "not_int", label=self.label)
+            raw = int(text)
+        if isinstance(raw, float):
+            if not raw.is_integer():
+                raise ParamError(self.name, "not_int", label=self.label)
+            raw = int(raw)
+        assert self.min is not None and self.max is not None
+        if not self.min <= raw <= self.max:
+            raise ParamError(
+                self.name, "out_of_range", label=self.label, min=self.min, max=self.max
+            )
+        return int(raw)
+
+    def _clean_list(self, raw: Any) -> tuple[int, ...]:
+        items: Sequence[Any]
+        if isinstance(raw, str):
+            text = raw.strip()
+            if len(text) > FACES_MAX * 5:
+                raise ParamError(self.name, "too_many_faces", label=self.label, max=FACES_MAX)
+            items = [t for t in re.split(r"[\s,;]+", text) if t]
+        elif isinstance(raw, list):
+            items = raw
+        else:
+            raise ParamError(self.name, "not_faces", label=self.label)
+        if len(items) > FACES_MAX:
+            raise ParamError(self.name, "too_many_faces", label=self.label, max=FACES_MAX)
+        out: list[int] = []
+        for item in items:
+            if isinstance(item, bool):
+                raise ParamError(self.name, "not_faces", label=self.label)
+            if isinstance(item, str) and re.fullmatch(r"[+-]?\d{1,4}", item.strip()):
+                item = int(item.strip())
+            elif isinstance(item, float) and item.is_integer():
+                item = int(item)
+            if not isinstance(item, int):
+                raise ParamError(self.name, "not_faces", label=self.label)
+            if self.min is not None and self.max is not None and not self.min <= item <= self.max:
+                raise ParamError(
+                    self.name, "face_out_of_range", label=self.label, min=self.min, max=self.max
+                )
+            out.append(item)
+        return tuple(out)
+
+
+def validate(fields: Sequence[Field], raw: Any) -> dict[str, Any]:
+    """Check raw params against ``fields``; unknown keys and bad values raise ParamError."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise ParamError("params", "not_object")
+    names = {f.name for f in fields}
+    for key in raw:
+        if key not in names:
+            raise ParamError(str(key)[:40], "unknown_field", name=str(key)[:40])
+    values: dict[str, Any] = {}
+    for f in fields:
+        value = raw.get(f.name)
+        values[f.name] = f.default if value is None else f.clean(value)
+    return values

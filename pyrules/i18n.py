@@ -1,0 +1,133 @@
+"""Bilingual text: labels (:class:`Text`) and the message catalogue for errors.
+
+French comes first; English is always available. Nothing here does any maths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+LANGS = ("fr", "en")
+
+
+@dataclass(frozen=True)
+class Text:
+    fr: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        return self.en if lang == "en" else self.fr
+
+    def as_dict(self) -> dict[str, str]:
+        return {"fr": self.fr, "en": self.en}
+
+
+def render(template: Text, lang: str, **args: Any) -> str:
+    """Fill ``template`` in ``lang``; any :class:`Text` argument is rendered in ``lang`` too."""
+    clean = {k: (v.get(lang) if isinstance(v, Text) else v) for k, v in args.items()}
+    return template.get(lang).format(**clean)
+
+
+ERRORS: dict[str, Text] = {
+    "invalid_json": Text(
+        "La requête n'est pas du JSON valide : {detail}.",
+        "The request is not valid JSON: {detail}.",
+    ),
+    "not_request": Text(
+        "La requête doit être un objet JSON.", "The request must be a JSON object."
+    ),
+    "unknown_op": Text(
+        "Opération inconnue « {op} ». Opérations possibles : {ops}.",
+        "Unknown operation '{op}'. Possible operations: {ops}.",
+    ),
+    "unknown_system": Text(
+        "Système inconnu « {system} ». Systèmes possibles : {systems}.",
+        "Unknown system '{system}'. Possible systems: {systems}.",
+    ),
+    "not_object": Text(
+        "Les paramètres doivent être un objet JSON.", "The parameters must be a JSON object."
+    ),
+    "unknown_field": Text(
+        "Paramètre inconnu « {name} ».", "Unknown parameter '{name}'."
+    ),
+    "not_int": Text(
+        "« {label} » doit être un nombre entier.", "'{label}' must be a whole number."
+    ),
+    "out_of_range": Text(
+        "« {label} » doit être compris entre {min} et {max}.",
+        "'{label}' must be between {min} and {max}.",
+    ),
+    "not_bool": Text("« {label} » doit valoir vrai ou faux.", "'{label}' must be true or false."),
+    "not_choice": Text(
+        "« {label} » doit être l'une de ces valeurs : {choices}.",
+        "'{label}' must be one of: {choices}.",
+    ),
+    "not_text": Text("« {label} » doit être un texte.", "'{label}' must be text."),
+    "too_long": Text(
+        "« {label} » est trop long ({max} caractères au plus).",
+        "'{label}' is too long (at most {max} characters).",
+    ),
+    "not_faces": Text(
+        "« {label} » doit être une liste de nombres entiers, par exemple 1, 6, 3.",
+        "'{label}' must be a list of whole numbers, for example 1, 6, 3.",
+    ),
+    "too_many_faces": Text(
+        "« {label} » : {max} valeurs au plus.", "'{label}': at most {max} values."
+    ),
+    "face_out_of_range": Text(
+        "« {label} » : chaque valeur doit être comprise entre {min} et {max}.",
+        "'{label}': each value must be between {min} and {max}.",
+    ),
+    "face_count": Text(
+        "« {label} » : il faut exactement {count} dé(s) à {sides} faces, {given} donné(s).",
+        "'{label}': exactly {count} {sides}-sided dice are needed, {given} given.",
+    ),
+    "face_sides": Text(
+        "« {label} » : un d{sides} n'a pas de face {face}.",
+        "'{label}': a d{sides} has no face {face}.",
+    ),
+    "bad_modifiers": Text(
+        "Modificateurs illisibles « {text} ». Notation attendue : +2D, +1DF, +2 (augmentations),"
+        " -1 (diminutions), par exemple +1D+1DF+2.",
+        "Unreadable modifiers '{text}'. Expected notation: +2D, +1DF, +2 (augmentations),"
+        " -1 (diminutions), for example +1D+1DF+2.",
+    ),
+    "modifiers_range": Text(
+        "Modificateurs trop grands : {what} doit rester entre {min} et {max}.",
+        "Modifiers too large: {what} must stay between {min} and {max}.",
+    ),
+    "placement_count": Text(
+        "Le placement doit donner une valeur par dé de Flamme ({count}), {given} donnée(s).",
+        "The placement must give one value per Flame die ({count}), {given} given.",
+    ),
+    "placement_on_one": Text(
+        "Un 1 ne peut être ni augmenté ni diminué (dé de Flamme n° {index}).",
+        "A 1 can be neither raised nor lowered (Flame die #{index}).",
+    ),
+    "placement_budget": Text(
+        "Placement impossible : {used} {what} placée(s) pour {available} disponible(s).",
+        "Impossible placement: {used} {what} placed but only {available} available.",
+    ),
+    "seed": Text(
+        "La graine doit être un entier entre 0 et 2^53 - 1.",
+        "The seed must be a whole number between 0 and 2^53 - 1.",
+    ),
+    "lang": Text("La langue doit être « fr » ou « en ».", "The language must be 'fr' or 'en'."),
+    "missing": Text("« {name} » est obligatoire.", "'{name}' is required."),
+    "no_oppose": Text(
+        "Ce système n'a pas de jet en opposition.", "This system has no opposed roll."
+    ),
+    "internal": Text(
+        "Erreur interne inattendue : {detail}.", "Unexpected internal error: {detail}."
+    ),
+}
+
+WORDS: dict[str, Text] = {
+    "augmentations": Text("augmentation", "augmentation"),
+    "diminutions": Text("diminution", "diminution"),
+}
+
+
+def message(key: str, lang: str, **args: Any) -> str:
+    return render(ERRORS[key], lang, **args)

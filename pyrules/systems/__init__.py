@@ -1,0 +1,1 @@
+"""The four resolution systems, one module each, all of the same shape."""
