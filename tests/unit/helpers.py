@@ -1,0 +1,37 @@
+"""Small helpers shared by the unit tests."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from pyrules.api import handle
+from pyrules.core import RollResult
+from pyrules.registry import SYSTEMS
+
+
+def call(request: dict[str, Any]) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(handle(json.dumps(request)))
+    return answer
+
+
+def ok(request: dict[str, Any]) -> dict[str, Any]:
+    answer = call(request)
+    assert answer["ok"], answer
+    result: dict[str, Any] = answer["result"]
+    return result
+
+
+def err(request: dict[str, Any]) -> dict[str, Any]:
+    answer = call(request)
+    assert not answer["ok"], answer
+    error: dict[str, Any] = answer["error"]
+    return error
+
+
+def resolve(system_id: str, faces: dict[str, Sequence[int]], **params: Any) -> RollResult:
+    """Resolve given faces through the engine's pure function, bypassing JSON."""
+    system = SYSTEMS[system_id]
+    p, _ = system.parse(params)
+    return system.resolve(p, {k: tuple(v) for k, v in faces.items()})
