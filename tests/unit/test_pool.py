@@ -19,7 +19,7 @@ from pyrules.systems.pool import (
     successes_of,
 )
 
-from .helpers import err, ok, resolve
+from .helpers import err, ok
 
 POOL = SYSTEMS["pool"]
 

@@ -1,0 +1,7 @@
+"""``python -m pyrules``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
