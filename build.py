@@ -1,0 +1,671 @@
+#!/usr/bin/env python3
+"""Build, serve and test pyrules (standard library only).
+
+    python build.py [build]                  build the static site into dist/
+    python build.py serve [--port N] [--host H] [--prefix /sub/]
+                                             build, then serve dist/ over HTTP
+    python build.py test [PYTEST ARGS...]    install test tools, build, lint, type-check, test
+
+dist/ is a complete static site: the front end from web/, the Pyodide runtime from
+node_modules/pyodide (npm, pinned in package-lock.json), the micropip wheel (PyPI, cached in
+.cache/wheels) and a pyrules wheel built here from pyrules/ with zipfile. Every URL in it is
+relative, so the folder works under any sub-path (GitHub Pages serves it at /<repo>/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import base64
+import contextlib
+import csv
+import functools
+import hashlib
+import http.server
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import tomllib
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from socket import AF_INET6
+from typing import Any, ClassVar
+
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "web"
+PACKAGE = ROOT / "pyrules"
+DIST = ROOT / "dist"
+CACHE = ROOT / ".cache"
+NODE_PYODIDE = ROOT / "node_modules" / "pyodide"
+
+#: Files of the npm package that make up the runtime served in dist/pyodide/.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+MICROPIP_VERSION = "0.11.1"
+MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
+#: sha256 of the PyPI wheel (Pyodide's own build of it, in pyodide-lock.json, differs).
+MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+
+#: What goes into the pyrules wheel, relative to pyrules/.
+WHEEL_PATTERNS = ("*.py", "py.typed")
+#: 1980-01-01, the earliest date a zip file can hold: same source, same wheel bytes.
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+#: Test tools, import name -> pip name; `build.py test` installs the ones that are missing.
+TEST_TOOLS = {
+    "pytest": "pytest",
+    "hypothesis": "hypothesis",
+    "playwright": "playwright",
+    "ruff": "ruff",
+    "mypy": "mypy",
+}
+#: pytest's closing line, e.g. "==== 3 passed, 1 skipped in 4.20s ====" (or without "=" with -q).
+PYTEST_CLOSING = re.compile(
+    r"\b(passed|failed|errors?|skipped|deselected|xfailed|xpassed|no tests ran)\b.* in [0-9.]+s\b"
+)
+LINT_PATHS = ("pyrules", "tests", "bench", "build.py")
+
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".whl": "application/octet-stream",
+    ".zip": "application/zip",
+    ".html": "text/html",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".txt": "text/plain",
+}
+
+
+class BuildError(Exception):
+    """A build step failed; the message says what to do."""
+
+
+def log(message: str) -> None:
+    print(f"[build] {message}", flush=True)
+
+
+def run(cmd: list[str]) -> subprocess.CompletedProcess[bytes]:
+    log("$ " + " ".join(cmd))
+    return subprocess.run(cmd, cwd=ROOT, check=False)
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def read_version(package_dir: Path = PACKAGE) -> str:
+    """The `__version__ = "..."` of package_dir/__init__.py, read without importing it."""
+    init = package_dir / "__init__.py"
+    tree = ast.parse(init.read_text(encoding="utf-8"), filename=str(init))
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if "__version__" in names and isinstance(node.value, ast.Constant):
+                value = node.value.value
+                if isinstance(value, str) and value:
+                    return value
+    raise BuildError(f"no __version__ = '...' string in {init}")
+
+
+def pyodide_version() -> str:
+    """The pyodide version pinned in package-lock.json."""
+    lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    try:
+        return str(lock["packages"]["node_modules/pyodide"]["version"])
+    except KeyError:
+        raise BuildError("package-lock.json does not pin pyodide") from None
+
+
+def _project_table() -> dict[str, Any]:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        project: dict[str, Any] = tomllib.load(f).get("project", {})
+    return project
+
+
+# --------------------------------------------------------------------------- dependencies
+
+
+def ensure_pyodide() -> Path:
+    """node_modules/pyodide at the locked version (runs `npm ci` when missing or stale)."""
+    wanted = pyodide_version()
+
+    def installed() -> str | None:
+        meta = NODE_PYODIDE / "package.json"
+        if not meta.is_file() or not all((NODE_PYODIDE / f).is_file() for f in PYODIDE_FILES):
+            return None
+        return str(json.loads(meta.read_text(encoding="utf-8")).get("version"))
+
+    have = installed()
+    if have != wanted:
+        log(f"node_modules/pyodide is {have or 'missing'}, want {wanted}: npm ci")
+        npm = shutil.which("npm")
+        if npm is None:
+            raise BuildError("npm not found: install Node.js (Debian: apt-get install npm)")
+        if run([npm, "ci", "--no-audit", "--no-fund"]).returncode != 0:
+            raise BuildError("npm ci failed")
+        have = installed()
+        if have != wanted:
+            raise BuildError(f"npm ci left pyodide {have}, want {wanted}")
+    return NODE_PYODIDE
+
+
+def ensure_micropip() -> Path:
+    """The micropip wheel from PyPI, downloaded once into .cache/wheels/."""
+    wheels = CACHE / "wheels"
+    wheel = wheels / MICROPIP_WHEEL
+    if not wheel.is_file():
+        wheels.mkdir(parents=True, exist_ok=True)
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--python-version",
+            "3.14",
+            "--only-binary=:all:",
+            f"micropip=={MICROPIP_VERSION}",
+            "-d",
+            str(wheels),
+        ]
+        if run(cmd).returncode != 0 or not wheel.is_file():
+            raise BuildError(f"could not download {MICROPIP_WHEEL} from PyPI")
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    if digest != MICROPIP_SHA256:
+        wheel.unlink()
+        raise BuildError(f"{MICROPIP_WHEEL} has sha256 {digest}, want {MICROPIP_SHA256}")
+    return wheel
+
+
+# --------------------------------------------------------------------------- the wheel
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+    return "sha256=" + digest.decode("ascii")
+
+
+def _package_files(package_dir: Path) -> list[Path]:
+    files = {
+        path
+        for pattern in WHEEL_PATTERNS
+        for path in package_dir.rglob(pattern)
+        if path.is_file() and "__pycache__" not in path.relative_to(package_dir).parts
+    }
+    return sorted(files, key=lambda p: p.relative_to(package_dir).as_posix())
+
+
+def wheel_name(version: str) -> str:
+    return f"pyrules-{version}-py3-none-any.whl"
+
+
+def build_wheel(package_dir: Path = PACKAGE) -> tuple[str, bytes]:
+    """Build the pure-Python pyrules wheel (PEP 427) in memory: (file name, bytes).
+
+    Deterministic: entries sorted, fixed timestamps and modes, so the same source tree gives
+    the same bytes.
+    """
+    version = read_version(package_dir)
+    project = _project_table()
+    dist_info = f"pyrules-{version}.dist-info"
+    entries: list[tuple[str, bytes]] = [
+        (f"{package_dir.name}/{path.relative_to(package_dir).as_posix()}", path.read_bytes())
+        for path in _package_files(package_dir)
+    ]
+    metadata = (
+        "Metadata-Version: 2.1\n"
+        "Name: pyrules\n"
+        f"Version: {version}\n"
+        f"Summary: {project.get('description', 'pyrules')}\n"
+        f"Requires-Python: {project.get('requires-python', '>=3.11')}\n"
+        f"License: {project.get('license', {}).get('text', 'MIT')}\n"
+    )
+    wheel_meta = (
+        "Wheel-Version: 1.0\n"
+        "Generator: pyrules-build.py\n"
+        "Root-Is-Purelib: true\n"
+        "Tag: py3-none-any\n"
+    )
+    entries += [
+        (f"{dist_info}/METADATA", metadata.encode("utf-8")),
+        (f"{dist_info}/WHEEL", wheel_meta.encode("utf-8")),
+    ]
+    record = io.StringIO()
+    writer = csv.writer(record, lineterminator="\n")
+    for name, data in entries:
+        writer.writerow([name, _record_hash(data), len(data)])
+    writer.writerow([f"{dist_info}/RECORD", "", ""])
+    entries.append((f"{dist_info}/RECORD", record.getvalue().encode("utf-8")))
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, so external_attr holds the mode
+            info.external_attr = 0o100644 << 16
+            zf.writestr(info, data, compresslevel=9)
+    return wheel_name(version), out.getvalue()
+
+
+# --------------------------------------------------------------------------- dist/
+
+
+def _same_file(src: Path, dst: Path) -> bool:
+    try:
+        a, b = src.stat(), dst.stat()
+    except FileNotFoundError:
+        return False
+    return a.st_size == b.st_size and a.st_mtime_ns == b.st_mtime_ns
+
+
+def _replace(dst: Path, write: Any) -> None:
+    if dst.is_dir():
+        shutil.rmtree(dst)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(dst.name + ".tmp-build")
+    write(tmp)
+    os.replace(tmp, dst)
+
+
+def _sync(dist: Path, plan: dict[str, Path | bytes], keep: tuple[str, ...] = ()) -> int:
+    """Make dist/ hold exactly `plan` (relative posix path -> source file or content).
+
+    Files are copied only when size or mtime differ, content is written only when it
+    changed, and whatever is neither in the plan nor in `keep` is deleted. Returns how many
+    files changed.
+    """
+    changed = 0
+    dist.mkdir(parents=True, exist_ok=True)
+    for dirpath, dirnames, filenames in os.walk(dist, topdown=False):
+        here = Path(dirpath)
+        for name in filenames:
+            path = here / name
+            rel = path.relative_to(dist).as_posix()
+            if rel not in plan and rel not in keep:
+                path.unlink()
+                changed += 1
+        for name in dirnames:
+            sub = here / name
+            if sub.is_symlink():
+                sub.unlink()
+            elif not any(sub.iterdir()):
+                sub.rmdir()
+    for rel, source in sorted(plan.items()):
+        dst = dist / rel
+        if isinstance(source, Path):
+            if not _same_file(source, dst):
+                _replace(dst, functools.partial(shutil.copy2, source))
+                changed += 1
+        elif not dst.is_file() or dst.read_bytes() != source:
+            _replace(dst, lambda tmp, data=source: tmp.write_bytes(data))
+            changed += 1
+    return changed
+
+
+def _web_files(web: Path) -> dict[str, Path]:
+    files: dict[str, Path] = {}
+    if not web.is_dir():
+        return files
+    for dirpath, dirnames, filenames in os.walk(web, followlinks=True):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in filenames:
+            path = Path(dirpath) / name
+            files[path.relative_to(web).as_posix()] = path
+    return files
+
+
+def tree_hash(dist: Path, exclude: tuple[str, ...] = ("version.json",)) -> str:
+    """sha256 over the relative path and content of every file of dist/ (16 hex digits)."""
+    total = hashlib.sha256()
+    for path in sorted(p for p in dist.rglob("*") if p.is_file()):
+        rel = path.relative_to(dist).as_posix()
+        if rel in exclude:
+            continue
+        content = hashlib.sha256(path.read_bytes()).hexdigest()
+        total.update(f"{rel}\0{content}\n".encode())
+    return total.hexdigest()[:16]
+
+
+def build(dist: Path = DIST) -> dict[str, str]:
+    """Build (or bring up to date) the static site in dist/. Returns version.json's content."""
+    pyodide_dir = ensure_pyodide()
+    micropip = ensure_micropip()
+    name, wheel = build_wheel()
+    version = read_version()
+
+    plan: dict[str, Path | bytes] = dict(_web_files(WEB))
+    generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
+    generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
+    generated[f"wheels/{name}"] = wheel
+    generated[".nojekyll"] = b""
+    clashes = sorted(
+        rel
+        for rel in plan
+        if rel in generated or rel == "version.json" or rel.startswith(("pyodide/", "wheels/"))
+    )
+    if clashes:
+        raise BuildError(f"web/ must not hold files that the build makes: {', '.join(clashes)}")
+    plan.update(generated)
+
+    info = {
+        "version": version,
+        "pyodide": pyodide_version(),
+        "wheel": f"wheels/{name}",
+        "micropip": f"wheels/{MICROPIP_WHEEL}",
+        "build": "",
+    }
+    changed = _sync(dist, plan, keep=("version.json",))
+    info["build"] = tree_hash(dist)
+    text = (json.dumps(info, indent=2) + "\n").encode("utf-8")
+    version_json = dist / "version.json"
+    if not version_json.is_file() or version_json.read_bytes() != text:
+        _replace(version_json, lambda tmp: tmp.write_bytes(text))
+        changed += 1
+    log(
+        f"dist/ ready: pyrules {version}, pyodide {info['pyodide']}, build {info['build']}"
+        f" ({changed} file(s) changed)"
+    )
+    return info
+
+
+# --------------------------------------------------------------------------- serving
+
+
+def _normalize_prefix(prefix: str) -> str:
+    prefix = "/" + prefix.strip("/")
+    return "/" if prefix == "/" else prefix + "/"
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a directory with the MIME types Pyodide needs, optionally under a sub-path."""
+
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        **MIME_TYPES,
+    }
+    prefix = "/"
+    quiet = False
+
+    def _outside_prefix(self) -> bool:
+        if self.prefix == "/":
+            return False
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        if path == self.prefix.rstrip("/"):
+            self.send_response(301)
+            self.send_header("Location", self.prefix)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return True
+        if not path.startswith(self.prefix):
+            self.send_error(404, "Not under " + self.prefix)
+            return True
+        return False
+
+    def do_GET(self) -> None:
+        if not self._outside_prefix():
+            super().do_GET()
+
+    def do_HEAD(self) -> None:
+        if not self._outside_prefix():
+            super().do_HEAD()
+
+    def translate_path(self, path: str) -> str:
+        if self.prefix != "/" and path.startswith(self.prefix):
+            path = path[len(self.prefix) - 1 :]
+        return super().translate_path(path)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+def make_server(
+    directory: Path | str = DIST,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    prefix: str = "",
+    quiet: bool = False,
+) -> http.server.ThreadingHTTPServer:
+    """An HTTP server for `directory` (not started). Port 0 picks a free port.
+
+    With a prefix such as "/pyrules/", the site is served under that sub-path (as GitHub
+    Pages does) and every other path answers 404.
+    """
+    handler = type(
+        "BoundSiteHandler",
+        (SiteHandler,),
+        {"prefix": _normalize_prefix(prefix), "quiet": quiet},
+    )
+    bound = functools.partial(handler, directory=str(directory))
+    server_class = http.server.ThreadingHTTPServer
+    if ":" in host:  # an IPv6 address such as ::1
+        server_class = type("ThreadingHTTPServer6", (server_class,), {"address_family": AF_INET6})
+    return server_class((host, port), bound)
+
+
+def server_url(server: http.server.ThreadingHTTPServer, prefix: str = "") -> str:
+    host, port = server.server_address[:2]
+    if isinstance(host, bytes):
+        host = host.decode()
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}{_normalize_prefix(prefix)}"
+
+
+@contextlib.contextmanager
+def serving(
+    directory: Path | str = DIST, prefix: str = "", host: str = "127.0.0.1"
+) -> Iterator[str]:
+    """Serve `directory` in a background thread; yields the site's base URL (ends with /)."""
+    server = make_server(directory, host, 0, prefix, quiet=True)
+    thread = threading.Thread(
+        target=server.serve_forever, args=(0.05,), name="pyrules-http", daemon=True
+    )
+    thread.start()
+    try:
+        yield server_url(server, prefix)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def serve(host: str, port: int, prefix: str) -> int:
+    build()
+    try:
+        server = make_server(DIST, host, port, prefix)
+    except OSError as error:
+        raise BuildError(
+            f"cannot serve on {host}:{port}: {error.strerror} (try --port 0)"
+        ) from None
+    print(f"Serving dist/ at {server_url(server, prefix)}  (Ctrl-C to stop)", flush=True)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nStopped.", flush=True)
+    finally:
+        server.server_close()
+    return 0
+
+
+# --------------------------------------------------------------------------- testing
+
+
+def ensure_test_tools() -> None:
+    missing = [pip for mod, pip in TEST_TOOLS.items() if importlib.util.find_spec(mod) is None]
+    if missing:
+        cmd = [sys.executable, "-m", "pip", "install", "-q", *missing]
+        if run(cmd).returncode != 0:
+            raise BuildError(f"could not install {' '.join(missing)}")
+
+
+def _playwright_browsers() -> list[Path]:
+    roots = []
+    if os.environ.get("PLAYWRIGHT_BROWSERS_PATH", "0") != "0":
+        roots.append(Path(os.environ["PLAYWRIGHT_BROWSERS_PATH"]))
+    roots.append(Path.home() / ".cache" / "ms-playwright")
+    patterns = (
+        "chromium-*/chrome-linux*/chrome",
+        "chromium_headless_shell-*/chrome-linux*/headless_shell",
+        "chromium_headless_shell-*/chrome-headless-shell-linux64/chrome-headless-shell",
+    )
+    found: list[Path] = []
+    for root in roots:
+        for pattern in patterns:
+            found += sorted(root.glob(pattern), reverse=True)
+    return found
+
+
+def find_chromium() -> str | None:
+    """A Chromium for the browser tests: $PYRULES_CHROMIUM, PATH, then Playwright's own."""
+    preset = os.environ.get("PYRULES_CHROMIUM")
+    if preset and os.access(preset, os.X_OK):
+        return preset
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    for path in _playwright_browsers():
+        if os.access(path, os.X_OK):
+            return str(path)
+    return None
+
+
+def _export_chromium() -> None:
+    chromium = find_chromium()
+    if chromium is None:
+        raise BuildError(
+            "no Chromium found for the browser tests: install one "
+            "(Debian: apt-get install chromium) or set PYRULES_CHROMIUM to its path"
+        )
+    os.environ["PYRULES_CHROMIUM"] = chromium
+    log(f"Chromium: {chromium}")
+
+
+def test(pytest_args: list[str]) -> int:
+    results: list[tuple[str, int]] = []
+
+    def stage(name: str, code: int) -> None:
+        results.append((name, code))
+        if code:
+            log(f"stage '{name}' failed (exit {code})")
+
+    setup = (
+        ("test tools", ensure_test_tools),
+        ("pyodide runtime (npm)", ensure_pyodide),
+        ("chromium", _export_chromium),
+        ("build dist/", build),
+    )
+    for name, step in setup:
+        try:
+            step()
+        except BuildError as error:
+            log(f"error: {error}")
+            stage(name, 1)
+            return _summary(results)
+        stage(name, 0)
+
+    lint = [p for p in LINT_PATHS if (ROOT / p).exists()]
+    stage("ruff check", run([sys.executable, "-m", "ruff", "check", *lint]).returncode)
+    stage("mypy", run([sys.executable, "-m", "mypy"]).returncode)
+    code, closing = run_pytest(pytest_args)
+    stage("pytest", code)
+    return _summary(results, closing)
+
+
+def run_pytest(args: list[str]) -> tuple[int, str]:
+    """Run pytest, echoing its output; returns its exit code and its closing summary line."""
+    cmd = [sys.executable, "-m", "pytest", *args]
+    if sys.stdout.isatty() and not any(a.startswith("--color") for a in args):
+        cmd.insert(3, "--color=yes")
+    log("$ " + " ".join(cmd))
+    closing = ""
+    with subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+    ) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            if PYTEST_CLOSING.search(line):
+                closing = line.rstrip("\n")
+    return proc.returncode, closing
+
+
+def _summary(results: list[tuple[str, int]], closing: str = "") -> int:
+    print("\n== build.py test summary ==", flush=True)
+    for name, code in results:
+        print(
+            f"  {'ok    ' if code == 0 else 'FAILED'}  {name}" + (f" (exit {code})" if code else "")
+        )
+    failed = [(name, code) for name, code in results if code]
+    if failed:
+        print(f"FAILED at stage: {failed[0][0]}", flush=True)
+    else:
+        print("all stages passed", flush=True)
+    if closing:
+        print(closing, flush=True)  # pytest's own closing line stays the last one
+    return failed[0][1] if failed else 0
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="build.py", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("build", help="build dist/ (the default)")
+    serve_p = commands.add_parser("serve", help="build, then serve dist/ over HTTP")
+    serve_p.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    serve_p.add_argument("--host", default="127.0.0.1")
+    serve_p.add_argument("--prefix", default="", help="serve under a sub-path, e.g. /pyrules/")
+    commands.add_parser("test", help="lint, type-check and run every test; extra args go to pytest")
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "test":
+        parser.error("unrecognized arguments: " + " ".join(extra))
+    try:
+        if args.command == "serve":
+            return serve(args.host, args.port, args.prefix)
+        if args.command == "test":
+            return test(extra)
+        build()
+        return 0
+    except BuildError as error:
+        print(f"build.py: error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+// Load the built pyrules wheel into real Pyodide under Node and answer API requests.
+//
+//   node run_api.mjs --pyodide DIR --micropip MICROPIP.whl --wheel PYRULES.whl < requests.json
+//
+// stdin: a JSON list of request strings (each passed as is to pyrules.api.handle).
+// stdout: one JSON object {"python", "pyodide", "pyrules", "answers": [answer strings]}.
+// Everything Pyodide prints goes to stderr. Nothing here touches the network: fetch is
+// disabled, the runtime and both wheels are read from local files.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+const { values: args } = parseArgs({
+  options: {
+    pyodide: { type: "string" },
+    micropip: { type: "string" },
+    wheel: { type: "string" },
+  },
+});
+for (const name of ["pyodide", "micropip", "wheel"]) {
+  if (!args[name]) {
+    console.error(`run_api.mjs: --${name} is required`);
+    process.exit(2);
+  }
+}
+
+globalThis.fetch = async (url) => {
+  throw new Error(`run_api.mjs: network access refused (${url})`);
+};
+
+const indexURL = path.resolve(args.pyodide) + path.sep;
+const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
+const requests = JSON.parse(readFileSync(0, "utf8"));
+
+const pyodide = await loadPyodide({
+  indexURL,
+  stdout: (line) => console.error(line),
+  stderr: (line) => console.error(line),
+});
+// micropip by path: its PyPI wheel's hash differs from the one in pyodide-lock.json.
+await pyodide.loadPackage(path.resolve(args.micropip), {
+  messageCallback: (msg) => console.error(msg),
+  errorCallback: (msg) => console.error(msg),
+});
+const wheelName = path.basename(args.wheel);
+pyodide.FS.writeFile(`/tmp/${wheelName}`, readFileSync(args.wheel));
+const micropip = pyodide.pyimport("micropip");
+await micropip.install(`emfs:/tmp/${wheelName}`, { deps: false });
+
+pyodide.globals.set("requests_json", JSON.stringify(requests));
+const out = pyodide.runPython(`
+import json, sys
+import pyrules, pyrules.api
+json.dumps({
+    "python": sys.version,
+    "pyrules": pyrules.__version__,
+    "answers": [pyrules.api.handle(r) for r in json.loads(requests_json)],
+})
+`);
+const result = JSON.parse(out);
+result.pyodide = pyodide.version;
+process.stdout.write(JSON.stringify(result) + "\n");

@@ -1,0 +1,190 @@
+"""build.py: the wheel, the dist/ layout, incremental rebuilds and the static server."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import build
+
+
+def _wheel(name: str, data: bytes) -> zipfile.ZipFile:
+    assert re.fullmatch(r"pyrules-[^-]+-py3-none-any\.whl", name), name
+    return zipfile.ZipFile(io.BytesIO(data))
+
+
+def test_wheel_is_deterministic_and_complete() -> None:
+    name, data = build.build_wheel()
+    assert build.build_wheel() == (name, data)
+    version = build.read_version()
+    assert name == f"pyrules-{version}-py3-none-any.whl"
+    zf = _wheel(name, data)
+    names = zf.namelist()
+    sources = sorted(
+        "pyrules/" + p.relative_to(build.PACKAGE).as_posix()
+        for p in build.PACKAGE.rglob("*.py")
+        if "__pycache__" not in p.parts
+    )
+    assert sorted(n for n in names if n.endswith(".py")) == sources
+    assert "pyrules/py.typed" in names
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+    assert {i.date_time for i in zf.infolist()} == {build.ZIP_DATE}
+    assert zf.testzip() is None
+
+
+def test_wheel_metadata_and_record() -> None:
+    name, data = build.build_wheel()
+    version = build.read_version()
+    zf = _wheel(name, data)
+    info = f"pyrules-{version}.dist-info"
+    metadata = zf.read(f"{info}/METADATA").decode()
+    for line in (
+        "Metadata-Version: 2.1",
+        "Name: pyrules",
+        f"Version: {version}",
+        "Requires-Python: >=3.11",
+    ):
+        assert line in metadata.splitlines()
+    assert re.search(r"^Summary: \S", metadata, re.M)
+    wheel = zf.read(f"{info}/WHEEL").decode().splitlines()
+    for line in ("Wheel-Version: 1.0", "Root-Is-Purelib: true", "Tag: py3-none-any"):
+        assert line in wheel
+    rows = list(csv.reader(io.StringIO(zf.read(f"{info}/RECORD").decode())))
+    assert sorted(r[0] for r in rows) == sorted(zf.namelist())
+    for path, digest, size in rows:
+        if path == f"{info}/RECORD":
+            assert (digest, size) == ("", "")
+            continue
+        content = zf.read(path)
+        expected = base64.urlsafe_b64encode(hashlib.sha256(content).digest()).rstrip(b"=")
+        assert digest == "sha256=" + expected.decode()
+        assert int(size) == len(content)
+
+
+def test_version_is_read_without_importing(tmp_path: Path) -> None:
+    (tmp_path / "__init__.py").write_text(
+        '"""Doc."""\n\nimport nothing_here\n__version__ = "9.8.7"\n'
+    )
+    assert build.read_version(tmp_path) == "9.8.7"
+
+
+def test_dist_layout(dist_dir: Path) -> None:
+    info = json.loads((dist_dir / "version.json").read_text())
+    assert list(info) == ["version", "pyodide", "wheel", "micropip", "build"]
+    assert info["version"] == build.read_version()
+    assert info["pyodide"] == "314.0.7"
+    assert info["wheel"] == f"wheels/pyrules-{info['version']}-py3-none-any.whl"
+    assert info["micropip"] == "wheels/micropip-0.11.1-py3-none-any.whl"
+    assert re.fullmatch(r"[0-9a-f]{16}", info["build"])
+    assert info["build"] == build.tree_hash(dist_dir)
+    assert (dist_dir / ".nojekyll").read_bytes() == b""
+    assert (dist_dir / info["wheel"]).read_bytes() == build.build_wheel()[1]
+    assert (dist_dir / info["micropip"]).is_file()
+    for name in build.PYODIDE_FILES:
+        src = build.NODE_PYODIDE / name
+        assert (dist_dir / "pyodide" / name).read_bytes() == src.read_bytes()
+    for rel, src in build._web_files(build.WEB).items():
+        assert (dist_dir / rel).read_bytes() == src.read_bytes(), rel
+    expected = (
+        set(build._web_files(build.WEB))
+        | {f"pyodide/{n}" for n in build.PYODIDE_FILES}
+        | {info["wheel"], info["micropip"], "version.json", ".nojekyll"}
+    )
+    assert {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()} == (
+        expected
+    )
+
+
+def test_rebuild_is_incremental_and_drops_stale_files(dist_dir: Path) -> None:
+    watched = [dist_dir / "pyodide" / "pyodide.asm.wasm", dist_dir / "version.json"]
+    before = [p.stat().st_mtime_ns for p in watched]
+    stale = dist_dir / "app" / "gone.js"
+    stale.parent.mkdir(exist_ok=True)
+    stale.write_text("old")
+    old_wheel = dist_dir / "wheels" / "pyrules-0.0.0.dev0-py3-none-any.whl"
+    old_wheel.write_bytes(b"old")
+    build.build()
+    assert not stale.exists() and not old_wheel.exists()
+    assert [p.stat().st_mtime_ns for p in watched] == before
+
+
+def _get(url: str, method: str = "GET") -> tuple[int, str, bytes]:
+    request = urllib.request.Request(url, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.headers.get("Content-Type", ""), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Content-Type", ""), error.read()
+
+
+@pytest.mark.parametrize("prefix", ["", "/pyrules/"])
+def test_server_mime_types_and_prefix(dist_dir: Path, prefix: str) -> None:
+    info = json.loads((dist_dir / "version.json").read_text())
+    with build.serving(dist_dir, prefix=prefix) as base:
+        assert base.endswith(prefix or "/")
+        expected = {
+            "pyodide/pyodide.asm.wasm": "application/wasm",
+            "pyodide/pyodide.mjs": "text/javascript",
+            "pyodide/pyodide-lock.json": "application/json",
+            "pyodide/python_stdlib.zip": "application/zip",
+            "version.json": "application/json",
+            info["wheel"]: "application/octet-stream",
+        }
+        for rel, mime in expected.items():
+            status, ctype, body = _get(base + rel)
+            assert (status, ctype) == (200, mime), rel
+            assert body == (dist_dir / rel).read_bytes()
+        assert _get(base + "version.json", "HEAD")[:2] == (200, "application/json")
+        assert _get(base + "no-such-file")[0] == 404
+        if prefix:
+            root = base[: -len(prefix)]
+            assert _get(root + "/version.json")[0] == 404
+            assert _get(root + "/pyrulesx/version.json")[0] == 404
+            assert _get(root + prefix.rstrip("/"))[0] == 200  # redirected to the prefix
+
+
+def test_serve_command_prints_url_and_stops_on_ctrl_c() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "build.py", "serve", "--port", "0"],
+        cwd=build.ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        url = None
+        for line in proc.stdout:
+            match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+            if match:
+                url = match.group(0)
+                break
+        assert url, "no URL printed"
+        assert _get(url + "version.json")[0] == 200
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_package_lock_pins_pyodide() -> None:
+    package = json.loads((build.ROOT / "package.json").read_text())
+    assert package["dependencies"]["pyodide"] == "314.0.7"
+    assert build.pyodide_version() == "314.0.7"
+    assert os.path.isfile(build.NODE_PYODIDE / "pyodide.asm.wasm")

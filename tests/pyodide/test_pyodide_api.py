@@ -1,0 +1,226 @@
+"""The built wheel, loaded into real Pyodide (Python 3.14 on WebAssembly) under Node.
+
+One Node run (session fixture, a few seconds) answers a list of requests made from the
+local engine's own `systems` description; every answer must equal what local CPython's
+`pyrules.api.handle` gives for the same request.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+NODE = shutil.which("node")
+SEED_MAX = 2**53 - 1
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (Node.js >= 18)")
+
+Request = dict[str, Any] | str
+
+
+def local(request: Request) -> dict[str, Any]:
+    """The local CPython answer, parsed."""
+    from pyrules import api
+
+    text = request if isinstance(request, str) else json.dumps(request)
+    answer: dict[str, Any] = json.loads(api.handle(text))
+    return answer
+
+
+def _variants(fields: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two sets of params away from the defaults: 'high' and 'low' values of every field."""
+    high: dict[str, Any] = {}
+    low: dict[str, Any] = {}
+    for field in fields:
+        name, kind = field["name"], field["type"]
+        if kind == "int":
+            high[name], low[name] = field["max"], field["min"]
+        elif kind == "bool":
+            high[name] = not field["default"]
+        elif kind == "choice":
+            values = [c["value"] for c in field["choices"]]
+            high[name], low[name] = values[-1], values[0]
+    return high, low
+
+
+def _faces(dice_answer: dict[str, Any], offset: int) -> dict[str, Any]:
+    """Physical faces for every group a `dice` answer asks for."""
+    params: dict[str, Any] = {}
+    for group in dice_answer["result"]["groups"]:
+        sides, count = group["sides"], group["count"]
+        params[group["field"]] = [(offset + 2 * i) % sides + 1 for i in range(count)]
+    return params
+
+
+def make_requests() -> list[tuple[str, Request]]:
+    """(name, request) pairs covering every op, every system, seeded and physical rolls,
+    odds and errors. Built from the local engine's `systems` answer."""
+    requests: list[tuple[str, Request]] = [
+        ("version", {"op": "version"}),
+        ("systems", {"op": "systems"}),
+        ("systems-en", {"op": "systems", "lang": "en"}),
+        ("error-not-json", "not json"),
+        ("error-array", "[1, 2]"),
+        ("error-no-op", "{}"),
+        ("error-unknown-op", {"op": "teleport"}),
+        ("error-unknown-system", {"op": "roll", "system": "d7", "seed": 1}),
+        ("error-negative-seed", {"op": "roll", "system": "pool", "seed": -1}),
+        (
+            "error-seed-too-big",
+            {"op": "roll", "system": "pool", "seed": SEED_MAX + 1, "lang": "en"},
+        ),
+    ]
+    for system in local({"op": "systems"})["result"]["systems"]:
+        sid = system["id"]
+        plain = [f for f in system["fields"] if f["type"] not in ("faces", "placement")]
+        high, low = _variants(plain)
+        base = {"system": sid}
+        requests += [
+            (f"{sid}-roll-seed-1", {"op": "roll", **base, "seed": 1}),
+            (f"{sid}-roll-seed-max-en", {"op": "roll", **base, "seed": SEED_MAX, "lang": "en"}),
+            (f"{sid}-roll-high", {"op": "roll", **base, "params": high, "seed": 20240}),
+            (f"{sid}-roll-low-en", {"op": "roll", **base, "params": low, "seed": 7, "lang": "en"}),
+            (f"{sid}-odds", {"op": "odds", **base, "params": {}}),
+            (f"{sid}-odds-low", {"op": "odds", **base, "params": low, "lang": "en"}),
+            (f"{sid}-oppose", {"op": "oppose", **base, "actor": {}, "opponent": {}, "seed": 3}),
+            (
+                f"{sid}-oppose-high-low",
+                {"op": "oppose", **base, "actor": high, "opponent": low, "seed": 99, "lang": "en"},
+            ),
+            (f"{sid}-dice", {"op": "dice", **base, "params": {}}),
+            (f"{sid}-dice-high", {"op": "dice", **base, "params": high}),
+            (f"{sid}-error-unknown-param", {"op": "roll", **base, "params": {"zzz": 1}}),
+        ]
+        ints = [f for f in plain if f["type"] == "int"]
+        if ints:
+            over = {ints[0]["name"]: ints[0]["max"] + 1}
+            requests.append((f"{sid}-error-out-of-range", {"op": "roll", **base, "params": over}))
+        for name, params in (("default", {}), ("high", high)):
+            dice = local({"op": "dice", **base, "params": params})
+            if dice["ok"]:
+                faces = {**params, **_faces(dice, len(requests))}
+                requests.append(
+                    (f"{sid}-roll-physical-{name}", {"op": "roll", **base, "params": faces})
+                )
+        requests.append((f"{sid}-roll-unseeded", {"op": "roll", **base}))
+    return requests
+
+
+@pytest.fixture(scope="session")
+def requests() -> list[tuple[str, Request]]:
+    return make_requests()
+
+
+@pytest.fixture(scope="session")
+def pyodide_run(dist_dir: Path, requests: list[tuple[str, Request]]) -> dict[str, Any]:
+    """Answers from Pyodide for `requests`, using only what dist/ serves."""
+    info = json.loads((dist_dir / "version.json").read_text(encoding="utf-8"))
+    texts = [r if isinstance(r, str) else json.dumps(r) for _, r in requests]
+    assert NODE is not None
+    proc = subprocess.run(
+        [
+            NODE,
+            str(HERE / "run_api.mjs"),
+            "--pyodide",
+            str(dist_dir / "pyodide"),
+            "--micropip",
+            str(dist_dir / info["micropip"]),
+            "--wheel",
+            str(dist_dir / info["wheel"]),
+        ],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, f"run_api.mjs failed ({proc.returncode}):\n{proc.stderr}"
+    out: dict[str, Any] = json.loads(proc.stdout)
+    out["parsed"] = {
+        name: json.loads(answer) for (name, _), answer in zip(requests, out["answers"], strict=True)
+    }
+    out["info"] = info
+    return out
+
+
+def test_runs_python_314_from_the_built_site(pyodide_run: dict[str, Any]) -> None:
+    import pyrules
+
+    assert pyodide_run["python"].startswith("3.14."), pyodide_run["python"]
+    assert pyodide_run["pyodide"] == pyodide_run["info"]["pyodide"]
+    assert pyodide_run["pyrules"] == pyrules.__version__ == pyodide_run["info"]["version"]
+
+
+def test_systems_lists_the_four_systems(pyodide_run: dict[str, Any]) -> None:
+    answer = pyodide_run["parsed"]["systems"]
+    assert answer["ok"], answer
+    ids = [s["id"] for s in answer["result"]["systems"]]
+    assert sorted(ids) == sorted(["pool", "d6", "d100", "steps"])
+
+
+def test_invalid_json(pyodide_run: dict[str, Any]) -> None:
+    answer = pyodide_run["parsed"]["error-not-json"]
+    assert answer["ok"] is False
+    assert answer["error"]["code"] == "invalid_json"
+
+
+def test_error_codes(pyodide_run: dict[str, Any]) -> None:
+    parsed = pyodide_run["parsed"]
+    assert parsed["error-unknown-op"]["error"]["code"] == "unknown_op"
+    assert parsed["error-unknown-system"]["error"]["code"] == "unknown_system"
+    assert parsed["error-negative-seed"]["error"]["code"] == "invalid_param"
+    for sid in ("pool", "d6", "d100", "steps"):
+        error = parsed[f"{sid}-error-unknown-param"]["error"]
+        assert (error["code"], error["field"]) == ("invalid_param", "zzz")
+
+
+def test_every_system_rolls_odds_opposes_and_takes_physical_dice(
+    pyodide_run: dict[str, Any],
+) -> None:
+    """Guards the comparison below against comparing nothing but errors."""
+    parsed = pyodide_run["parsed"]
+    for sid in ("pool", "d6", "d100", "steps"):
+        for kind in ("roll-seed-1", "roll-seed-max-en", "odds", "oppose", "dice"):
+            assert parsed[f"{sid}-{kind}"]["ok"], (sid, kind, parsed[f"{sid}-{kind}"])
+        assert parsed[f"{sid}-roll-seed-1"]["result"]["seed"] == 1
+        assert parsed[f"{sid}-roll-seed-max-en"]["result"]["seed"] == SEED_MAX
+        physical = parsed[f"{sid}-roll-physical-default"]
+        assert physical["ok"], physical
+        assert physical["result"]["physical"] is True
+        assert physical["result"]["seed"] is None
+
+
+def test_same_answers_as_local_cpython(
+    pyodide_run: dict[str, Any], requests: list[tuple[str, Request]]
+) -> None:
+    differences = []
+    for name, request in requests:
+        if name.endswith("-unseeded"):
+            continue  # a fresh seed each time: see the replay test below
+        here, there = local(request), pyodide_run["parsed"][name]
+        if here != there:
+            differences.append(
+                f"{name}: {request!r}\n  CPython: {json.dumps(here)[:400]}"
+                f"\n  Pyodide: {json.dumps(there)[:400]}"
+            )
+    assert not differences, f"{len(differences)} answer(s) differ:\n" + "\n".join(differences)
+
+
+def test_unseeded_rolls_report_a_seed_that_replays(
+    pyodide_run: dict[str, Any], requests: list[tuple[str, Request]]
+) -> None:
+    for name, request in requests:
+        if not name.endswith("-unseeded"):
+            continue
+        assert isinstance(request, dict)
+        answer = pyodide_run["parsed"][name]
+        assert answer["ok"], answer
+        seed = answer["result"]["seed"]
+        assert isinstance(seed, int) and 0 <= seed <= SEED_MAX
+        assert local({**request, "seed": seed}) == answer
