@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from . import __version__
+from . import __version__, table
 from .core import SEED_MAX, Faces, Odds, OpposeResult, RollResult, System, make_rng, new_seed
 from .explain import both
 from .fields import ParamError
@@ -19,7 +19,8 @@ from .i18n import LANGS, message
 from .registry import SYSTEMS, describe
 
 MAX_REQUEST = 100_000  # characters
-OPS = ("systems", "roll", "odds", "oppose", "dice", "version")
+OPS = ("systems", "roll", "odds", "oppose", "dice", "version", "sources", "combat", "effort",
+       "luck")
 
 
 class ApiError(Exception):
@@ -69,7 +70,15 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
         return {"version": __version__}
     if op not in OPS:
         raise ApiError("unknown_op", "op", "unknown_op", op=str(op)[:40], ops=", ".join(OPS))
+    if op == "sources":
+        return sources_json(req.get("params"), lang)
+    if op == "effort":
+        return table.effort(req.get("params"))
+    if op == "combat":
+        return combat_json(req, lang)
     system = get_system(req.get("system"))
+    if op == "luck":
+        return luck_json(system, req)
     if op == "oppose":
         return oppose(system, req, lang)
     params, faces = system.parse(req.get("params"))
@@ -190,3 +199,59 @@ def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
         "success": str(success),
         "success_probability": float(success),
     }
+
+
+# -- table play ----------------------------------------------------------------------------
+
+
+def sources_json(raw: Any, lang: str) -> dict[str, Any]:
+    sources, totals = table.pool_sources(raw)
+    return {
+        **totals,
+        "modifiers": f"+{totals['flame_dice']}DF" if totals["flame_dice"] else "",
+        "sources": [
+            {"id": s.id, "augmentations": s.augmentations, "diminutions": s.diminutions,
+             "flame_dice": s.flame_dice, "explanations": both([s.line]),
+             "explanation": both([s.line])[lang][0]}
+            for s in sources
+        ],
+    }
+
+
+def combat_json(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    seed = get_seed(req.get("seed"))
+    out = table.combat(req.get("params"), req.get("actor"), req.get("opponent"),
+                       make_rng(seed))
+    steps = SYSTEMS["steps"]
+    texts = both(out.lines)
+    sides = _side_params(req)[: len(out.rolls)]
+    physical = all(p.get("dice") is not None for p in sides)
+    shown_seed = None if physical else seed
+    rolls = [roll_json(r.with_seed(shown_seed), steps.parse(p)[0], lang)
+             for r, p in zip(out.rolls, sides, strict=True)]
+    return {
+        "kind": out.kind, "winner": out.winner, "margin": out.margin,
+        "seed": shown_seed, "physical": physical,
+        "actor": {"loss": out.actor_loss, "ardeur": out.actor_ardeur,
+                  "knocked_out": "actor" in out.knocked_out},
+        "opponent": {"loss": out.opponent_loss, "ardeur": out.opponent_ardeur,
+                     "knocked_out": "opponent" in out.knocked_out},
+        "rolls": rolls,
+        "explanation": texts[lang], "explanations": texts,
+    }
+
+
+def _side_params(req: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [table.split_ardeur(side, req.get(side))[1] for side in ("actor", "opponent")]
+
+
+def luck_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
+    params, _ = system.parse(req.get("params"))
+    raw = req.get("margins")
+    if not isinstance(raw, list) or len(raw) > 1000 or not all(
+        isinstance(m, int) and not isinstance(m, bool) and abs(m) <= 10**6 for m in raw
+    ):
+        raise ApiError("invalid_param", "margins", "margins")
+    margins = dict(system.odds(params).margins)
+    ranks = [table.percentile(margins, m) for m in raw]
+    return {"percentiles": [float(p) for p in ranks], "exact": [str(p) for p in ranks]}

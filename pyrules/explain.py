@@ -58,8 +58,10 @@ def _steps_oppose(lang: str, a: dict[str, Any]) -> str:
     text = T(f"Conflit : {a['a']} contre {a['b']}, {_winner('fr', a['winner'])}",
              f"Conflict: {a['a']} against {a['b']}, {_winner('en', a['winner'])}").get(lang)
     if a["winner"] != "tie":
-        text += T(f" ; le perdant perd {a['margin']} point(s) d'Ardeur.",
-                  f"; the loser loses {a['margin']} Ardeur point(s).").get(lang)
+        text += T(f" ; s'il ne s'avoue pas vaincu, le perdant perd {a['margin']} point(s)"
+                  " d'Ardeur.",
+                  f"; unless they concede, the loser loses {a['margin']} Ardeur point(s)."
+                  ).get(lang)
     else:
         text += "."
     return text
@@ -227,7 +229,48 @@ TEMPLATES: dict[str, Template] = {
                             "Extreme die: {face}, the die's maximum (a feat?)."),
     "steps.extreme_low": T("Dé extrême : 1 (catastrophe ?).", "Extreme die: 1 (a disaster?)."),
     "steps.oppose": _steps_oppose,
+    # table play: sources of augmentations and diminutions, combat actions
+    "sources.aspect_aug": T("Aspect {n} (Flamme claire) : {n} augmentation(s).",
+                            "Aspect {n} (light Flame): {n} augmentation(s)."),
+    "sources.dark_aspect_dim": T("Aspect noir {n} (Flamme claire) : {n} diminution(s) pour le"
+                                 " MJ.", "Dark aspect {n} (light Flame): {n} diminution(s) for"
+                                 " the GM."),
+    "sources.dark_aspect_aug": T("Aspect noir {n} (Flamme noire) : {n} augmentation(s).",
+                                 "Dark aspect {n} (black Flame): {n} augmentation(s)."),
+    "sources.aspect_dim": T("Aspect {n} (Flamme noire) : {n} diminution(s) pour le MJ.",
+                            "Aspect {n} (black Flame): {n} diminution(s) for the GM."),
+    "sources.specialty": T("Spécialité : 1 augmentation.", "Specialty: 1 augmentation."),
+    "sources.rewards": T("Récompense(s) du MJ : {n} augmentation(s).",
+                         "GM reward(s): {n} augmentation(s)."),
+    "sources.plain_roll": T("Le joueur s'est contenté de lancer les dés : 1 diminution.",
+                            "The player just rolled the dice: 1 diminution."),
+    "sources.eclat": T("Présence d'éclat : {dice} dé(s) de Flamme et {n} augmentation(s).",
+                       "Éclat present: {dice} Flame dice and {n} augmentation(s)."),
+    "combat.ranged": lambda lang, a: (
+        T(f"Touché : la cible perd {a['damage']} point(s) d'Ardeur.",
+          f"Hit: the target loses {a['damage']} Ardeur point(s).") if a["hit"]
+        else T("Manqué : pas de dégâts.", "Missed: no damage.")).get(lang),
+    "combat.melee": lambda lang, a: _loss(lang, a),
+    "combat.conflict": lambda lang, a: _loss(lang, a),
+    "combat.conceded": T("Le perdant s'avoue vaincu : il ne perd aucun point d'Ardeur.",
+                         "The loser concedes: no Ardeur point lost."),
+    "combat.skirmish_won": T("Escarmouche remportée d'un seul jet : les figurants sont hors"
+                             " de combat.", "Skirmish won in one roll: the extras are out of"
+                             " the fight."),
+    "combat.skirmish_twist": T("Escarmouche : les figurants sont vaincus, mais le jet perdu"
+                               " amène un rebondissement (le héros n'est pas blessé).",
+                               "Skirmish: the extras are beaten, but the lost roll brings a"
+                               " twist (the hero is not wounded)."),
 }
+
+
+def _loss(lang: str, a: dict[str, Any]) -> str:
+    if a["winner"] == "tie":
+        return T("Égalité : personne ne perd d'Ardeur.", "Tie: nobody loses Ardeur.").get(lang)
+    who = T("L'opposant", "The opponent") if a["winner"] == "actor" else T("L'acteur",
+                                                                          "The actor")
+    return T(f"{who.fr} perd {a['margin']} point(s) d'Ardeur.",
+             f"{who.en} loses {a['margin']} Ardeur point(s).").get(lang)
 
 
 def render_line(line: Line, lang: str) -> str:

@@ -118,6 +118,14 @@ ERRORS: dict[str, Text] = {
     "no_oppose": Text(
         "Ce système n'a pas de jet en opposition.", "This system has no opposed roll."
     ),
+    "no_effort_left": Text(
+        "Plus d'effort exceptionnel aujourd'hui ({flame} par jour) : il faut une nuit de repos.",
+        "No exceptional effort left today ({flame} per day): a night's rest is needed.",
+    ),
+    "margins": Text(
+        "« margins » doit être une liste d'au plus 1000 marges entières.",
+        "'margins' must be a list of at most 1000 whole margins.",
+    ),
     "internal": Text(
         "Erreur interne inattendue : {detail}.", "Unexpected internal error: {detail}."
     ),

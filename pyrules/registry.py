@@ -34,4 +34,15 @@ def describe_system(system: System[Any]) -> dict[str, Any]:
 
 
 def describe() -> dict[str, Any]:
-    return {"version": __version__, "systems": [describe_system(s) for s in SYSTEMS.values()]}
+    from .table import ARDEUR_FIELD, COMBAT_FIELDS, EFFORT_FIELDS, SOURCE_FIELDS
+
+    return {
+        "version": __version__,
+        "systems": [describe_system(s) for s in SYSTEMS.values()],
+        "table": {
+            "sources": {"system": "pool", "fields": [f.describe() for f in SOURCE_FIELDS]},
+            "combat": {"system": "steps", "fields": [f.describe() for f in COMBAT_FIELDS],
+                       "participant": [ARDEUR_FIELD.describe()]},
+            "effort": {"system": "d6", "fields": [f.describe() for f in EFFORT_FIELDS]},
+        },
+    }
