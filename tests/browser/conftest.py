@@ -1,0 +1,256 @@
+"""Browser tests: the built site (dist/) in headless Chromium, driven by Playwright (sync API).
+
+One Chromium for the whole session; each test module opens as few pages as it can, since
+booting Pyodide costs a few seconds per page load. Every page records its console errors,
+page errors, CSP violations and requests; after each test, `_page_guard` fails the test if
+one of its pages logged an error or asked anything from another origin.
+
+Chromium: $PYRULES_CHROMIUM, else `chromium` / `chromium-browser` on PATH (never a
+downloaded one: `playwright install` is not used). Without one, the tests are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import build
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-output" / "screenshots"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BOOT_TIMEOUT_MS = 90_000
+TABLET = {"width": 1024, "height": 768}
+
+# Recorded in the page before any of its scripts: CSP violations (a strict policy is in
+# index.html, so an inline style or eval in the app would show up here).
+INIT_SCRIPT = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__csp.push(event.violatedDirective + " " + (event.blockedURI || ""));
+});
+"""
+
+
+def find_chromium() -> str | None:
+    preset = os.environ.get("PYRULES_CHROMIUM")
+    if preset:
+        return preset if os.access(preset, os.X_OK) else None
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = find_chromium()
+    if path is None:
+        pytest.skip(
+            "no Chromium for the browser tests: set PYRULES_CHROMIUM or install one "
+            "(Debian: apt-get install chromium)"
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Python playwright missing")
+    with sync_api.sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance: Any, chromium_path: str) -> Iterator[Any]:
+    browser = playwright_instance.chromium.launch(
+        executable_path=chromium_path, args=LAUNCH_ARGS, headless=True
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def site(dist_dir: Path) -> Iterator[str]:
+    """Base URL (ends with /) of dist/ served on 127.0.0.1 from a background thread."""
+    with build.serving(dist_dir) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def site_under_prefix(dist_dir: Path) -> Iterator[str]:
+    """The same site under a sub-path, as GitHub Pages serves it."""
+    with build.serving(dist_dir, prefix="/pyrules/") as url:
+        yield url
+
+
+class App:
+    """One page of the app plus what it logged."""
+
+    def __init__(self, context: Any, base_url: str) -> None:
+        self.context = context
+        self.base_url = base_url
+        self.origin = base_url.split("/", 3)[:3]
+        self.origin_prefix = "/".join(self.origin) + "/"
+        self.page = context.new_page()
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.expected_errors: list[str] = []
+        self.page.on("console", self._on_console)
+        self.page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
+        # Context level: also sees the requests of workers and service workers.
+        context.on("request", lambda request: self.requests.append(request.url))
+
+    def _on_console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def open(self, query: str = "", wait: bool = True) -> App:
+        self.page.goto(self.base_url + query)
+        if wait:
+            self.wait_ready()
+        return self
+
+    def wait_ready(self) -> None:
+        self.page.wait_for_function(
+            "() => performance.getEntriesByName('pyrules:ready').length > 0",
+            timeout=BOOT_TIMEOUT_MS,
+        )
+
+    def reload(self, wait: bool = True) -> None:
+        self.page.reload()
+        if wait:
+            self.wait_ready()
+
+    # -- engine --------------------------------------------------------------------
+
+    def call(self, request: dict[str, Any] | str) -> Any:
+        """window.pyrules.call(request) in the page."""
+        return self.page.evaluate("(request) => window.pyrules.call(request)", request)
+
+    def set_seed(self, seed: int) -> None:
+        self.page.evaluate("(seed) => { window.pyrules.nextSeed = seed; }", seed)
+
+    # -- interface -----------------------------------------------------------------
+
+    def shown(self) -> int:
+        return int(self.page.get_attribute("#result", "data-shown") or 0)
+
+    def roll(self) -> None:
+        """Click the roll button and wait for a new result card to be drawn."""
+        before = self.shown()
+        self.page.click("#roll-button")
+        self.page.wait_for_function(
+            "(n) => Number(document.getElementById('result').dataset.shown || 0) > n", arg=before
+        )
+
+    def pick_system(self, system_id: str) -> None:
+        self.page.click(f"label[for=system-{system_id}]")
+        self.page.wait_for_selector(f".side-form[data-system={system_id}]")
+
+    def set_mode(self, mode: str) -> None:
+        self.page.click(f"label[for=mode-{mode}]")
+
+    def set_physical(self, on: bool) -> None:
+        if self.page.is_checked("#physical") != on:
+            self.page.click("label[for=physical]")
+
+    def field(self, side: str, system: str, name: str) -> str:
+        return f"#f-{side}-{system}-{name}"
+
+    def settle(self) -> None:
+        """Let debounced work (odds, dice groups: 150 ms) and its answers finish."""
+        self.page.wait_for_timeout(400)
+
+    def screenshot(self, name: str, full_page: bool = False) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    # -- hygiene -------------------------------------------------------------------
+
+    def check_clean(self) -> None:
+        errors = [e for e in self.errors if not any(x in e for x in self.expected_errors)]
+        assert not errors, "console or page errors:\n" + "\n".join(errors)
+        foreign = [url for url in self.requests if not url.startswith(self.origin_prefix)]
+        assert not foreign, f"requests left the origin {self.origin_prefix}: {foreign}"
+        if not self.page.is_closed():
+            violations = self.page.evaluate("() => window.__csp || []")
+            assert not violations, f"Content-Security-Policy violations: {violations}"
+
+
+_open_apps: list[App] = []
+
+
+@pytest.fixture(scope="session")
+def new_app(browser: Any) -> Iterator[Callable[..., App]]:
+    """Factory: new_app(base_url, **context options) -> App (a fresh context and page)."""
+    contexts: list[Any] = []
+
+    def make(base_url: str, **options: Any) -> App:
+        options.setdefault("viewport", TABLET)
+        options.setdefault("reduced_motion", "reduce")
+        options.setdefault("locale", "fr-FR")
+        context = browser.new_context(**options)
+        context.add_init_script(INIT_SCRIPT)
+        contexts.append(context)
+        app = App(context, base_url)
+        _open_apps.append(app)
+        return app
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(autouse=True)
+def _page_guard() -> Iterator[None]:
+    """After each test: no console/page error, no foreign request, no CSP violation."""
+    yield
+    for app in list(_open_apps):
+        if app.page.is_closed():
+            _open_apps.remove(app)
+            continue
+        app.check_clean()
+
+
+def local_handle(request: dict[str, Any] | str) -> Any:
+    """The same request answered by pyrules in this CPython."""
+    from pyrules.api import handle
+
+    text = request if isinstance(request, str) else json.dumps(request)
+    return json.loads(handle(text))
+
+
+def signed(n: int) -> str:
+    """A margin as the interface writes it: +3, 0, −2 (with a real minus sign)."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def outcome_label(system_id: str, outcome_id: str, lang: str = "fr") -> str:
+    systems = local_handle({"op": "systems"})["result"]["systems"]
+    system = next(s for s in systems if s["id"] == system_id)
+    return str(next(o for o in system["outcomes"] if o["id"] == outcome_id)["label"][lang])
+
+
+def percent_value(text: str) -> tuple[str, float]:
+    """'55,7 %' -> ('=', 55.7); '< 0,1 %' -> ('<', 0.1)."""
+    clean = "".join(ch for ch in text if not ch.isspace()).replace(",", ".").rstrip("%")
+    relation = "="
+    if clean[:1] in "<>":
+        relation, clean = clean[0], clean[1:]
+    return relation, float(clean)

@@ -1,0 +1,195 @@
+"""The page boots Pyodide in a worker, under a sub-path, and window.pyrules.call is the engine."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+
+from .conftest import ROOT, App, local_handle
+
+CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
+    "base-uri 'self'"
+)
+
+
+# Records every state of the boot panel while the page starts.
+BOOT_RECORDER = """
+window.__boot = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const text = document.getElementById("boot-text");
+  const bar = document.getElementById("boot-bar");
+  const record = () => window.__boot.push(
+      [text.dataset.step || "", Number(bar.getAttribute("aria-valuenow")), text.textContent]);
+  new MutationObserver(record).observe(text, {childList: true, characterData: true,
+                                              subtree: true, attributes: true});
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def app(new_app: Any, site_under_prefix: str) -> Iterator[App]:
+    app = new_app(site_under_prefix)
+    app.context.add_init_script(BOOT_RECORDER)
+    app.open()
+    yield app
+    app.context.close()
+
+
+def test_boots_under_a_sub_path_and_marks_ready(app: App) -> None:
+    page = app.page
+    assert app.base_url.endswith("/pyrules/")
+    assert page.evaluate("() => performance.getEntriesByName('pyrules:ready').length") == 1
+    assert page.evaluate("() => window.pyrules.ready.then(() => true)") is True
+    assert page.is_enabled("#roll-button")
+    assert page.is_hidden("#roll-hint")
+    assert page.get_attribute("#boot", "data-state") == "ready"
+    assert page.get_attribute("#engine-status", "data-state") == "ready"
+    steps = page.eval_on_selector_all("#boot-steps li", "items => items.map(i => i.dataset.state)")
+    assert steps == ["done"] * 5
+    # Forms were built from the engine's description: one system tab per system.
+    systems = local_handle({"op": "systems"})["result"]["systems"]
+    tabs = page.eval_on_selector_all("#systems input", "inputs => inputs.map(i => i.value)")
+    assert tabs == [s["id"] for s in systems]
+    version = local_handle({"op": "version"})["result"]["version"]
+    assert page.text_content("#footer-version") == f"Moteur {version}"
+
+
+def test_boot_progress_goes_through_each_step_and_never_back(app: App) -> None:
+    states = app.page.evaluate("() => window.__boot")
+    steps = [step for step, _, _ in states]
+    order = ["version", "runtime", "python", "micropip", "pyrules", "systems", "ready"]
+    seen = [s for i, s in enumerate(steps) if s in order and (i == 0 or steps[i - 1] != s)]
+    assert seen == order, steps
+    values = [value for _, value, _ in states]
+    assert values == sorted(values), "the progress bar went back"
+    assert values[-1] == 100
+    # The download shows real byte counts: the wasm runtime and the standard library.
+    downloads = [text for step, _, text in states if step == "runtime" and " Mo" in text]
+    assert downloads, states
+    total_mb = float(downloads[-1].split("/ ")[1].split(" ")[0].replace(",", "."))
+    files = ("pyodide.asm.wasm", "python_stdlib.zip")
+    expected_mb = sum((ROOT / "dist" / "pyodide" / f).stat().st_size for f in files) / 1e6
+    assert abs(total_mb - expected_mb) < 0.1
+    assert states[-1][2] == "Moteur prêt"
+
+
+def engine_requests() -> list[Any]:
+    systems = local_handle({"op": "systems"})["result"]["systems"]
+    requests: list[Any] = [
+        {"op": "systems"},
+        {"op": "systems", "lang": "en"},
+        {"op": "version"},
+        {"op": "nope"},
+        {"op": "roll", "system": "nope", "params": {}},
+        {"op": "roll", "system": "pool", "params": {"pot": 99}},
+        {"op": "roll", "system": "pool", "params": {"bogus": 1}, "lang": "en"},
+        {"op": "roll", "system": "pool", "params": {"pot": 6, "diff": 4, "dice": "1,4,1,1,6,3"}},
+        {"op": "roll", "system": "pool", "params": {"flame": 2, "augmentations": 1}, "seed": 0},
+        {
+            "op": "oppose",
+            "system": "d6",
+            "actor": {"pc": False},
+            "opponent": {"pc": False},
+            "seed": 0,
+        },
+        {
+            "op": "oppose",
+            "system": "pool",
+            "actor": {"pot": 5},
+            "opponent": {"pot": 7},
+            "seed": 2**53 - 1,
+        },
+        {"op": "dice", "system": "pool", "params": {"pot": 6, "flame": -2}},
+        "{not json",
+    ]
+    for i, system in enumerate(systems):
+        requests.append({"op": "roll", "system": system["id"], "params": {}, "seed": 1000 + i})
+        requests.append({"op": "odds", "system": system["id"], "params": {}})
+        requests.append(
+            {"op": "oppose", "system": system["id"], "actor": {}, "opponent": {}, "seed": 77}
+        )
+    return requests
+
+
+def test_call_answers_exactly_what_pyrules_api_handle_answers(app: App) -> None:
+    requests = engine_requests()
+    answers = app.page.evaluate(
+        "(requests) => Promise.all(requests.map((r) => window.pyrules.call(r)))", requests
+    )
+    assert len(answers) == len(requests)
+    for request, answer in zip(requests, answers, strict=True):
+        assert answer == local_handle(request), f"differs for {request}"
+    # Some answers are errors, some results: the comparison covered both.
+    assert {a["ok"] for a in answers if "ok" in a} == {True, False}
+
+
+def test_call_accepts_a_json_string(app: App) -> None:
+    text = '{"op": "roll", "system": "d100", "params": {"level": "good"}, "seed": 5}'
+    assert app.call(text) == local_handle(text)
+    assert app.call(text)["result"]["seed"] == 5
+
+
+def test_every_request_stays_on_the_origin(app: App) -> None:
+    urls = app.requests
+    # The worker's own downloads are recorded too, so the check below covers them.
+    for needed in (
+        "version.json",
+        "pyodide/pyodide.asm.wasm",
+        "pyodide/python_stdlib.zip",
+        "wheels/micropip-",
+        "wheels/pyrules-",
+        "js/worker.js",
+    ):
+        assert any(needed in url for url in urls), f"no request for {needed}: {urls}"
+    assert all(url.startswith(app.origin_prefix) for url in urls)
+    assert all(url.startswith(app.base_url) for url in urls), "a URL escaped the sub-path"
+    app.check_clean()
+
+
+class _Scan(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.inline_scripts = 0
+        self.style_attrs = 0
+        self.csp: list[str] = []
+        self.absolute_urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "script" and not found.get("src"):
+            self.inline_scripts += 1
+        if "style" in found:
+            self.style_attrs += 1
+        if tag == "meta" and (found.get("http-equiv") or "").lower() == "content-security-policy":
+            self.csp.append(found.get("content") or "")
+        for key in ("src", "href"):
+            value = found.get(key)
+            if value and re.match(r"^(/|[a-z]+:)", value):
+                self.absolute_urls.append(value)
+
+
+def test_index_has_the_strict_csp_and_nothing_inline() -> None:
+    scan = _Scan()
+    scan.feed((ROOT / "web" / "index.html").read_text(encoding="utf-8"))
+    assert scan.csp == [CSP]
+    assert scan.inline_scripts == 0
+    assert scan.style_attrs == 0
+    assert scan.absolute_urls == []
+    for js in (ROOT / "web" / "js").glob("*.js"):
+        text = js.read_text(encoding="utf-8")
+        assert not re.search(r"\.(inner|outer)HTML\s*=|insertAdjacentHTML", text), js.name
+        assert not re.search(r"\beval\(|new Function\(", text), js.name
+        assert not re.search(r"setAttribute\(\s*['\"]style", text), js.name
+
+
+def test_no_csp_violation_while_rolling(app: App) -> None:
+    app.set_seed(11)
+    app.roll()
+    assert app.page.evaluate("() => window.__csp") == []
+    app.check_clean()

@@ -1,0 +1,199 @@
+"""Dice animation, smoothness, keyboard use and layout at tablet and phone sizes
+(screenshots in test-output/screenshots/)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import App, local_handle, outcome_label, signed
+
+SIZES = [("tablet-landscape", 1024, 768), ("tablet-portrait", 768, 1024), ("phone", 360, 740)]
+
+# Visible controls smaller than 44 × 44 CSS pixels (radios and checkboxes are drawn by
+# their labels, so the labels are measured instead).
+SMALL_TARGETS = """
+() => {
+  const out = [];
+  const seen = (el) => {
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return r.width > 2 && r.height > 2 && style.visibility !== 'hidden' && el.offsetParent !== null;
+  };
+  const controls = [...document.querySelectorAll('button, select, summary, input, label[for]')];
+  for (const el of controls) {
+    if (el.matches('input[type=radio], input[type=checkbox]')) continue;
+    if (!seen(el)) continue;
+    if (el.matches('label[for]')) {
+      const target = document.getElementById(el.htmlFor);
+      if (!target || !target.matches('input[type=radio], input[type=checkbox]')) continue;
+    }
+    const r = el.getBoundingClientRect();
+    if (r.height < 44 || (r.width < 44 && !el.matches('summary'))) {
+      const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+      out.push(`${el.tagName.toLowerCase()}#${el.id || ''}.${el.className} ${size}`);
+    }
+  }
+  return out;
+}
+"""
+
+LONG_TASKS = """
+() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longTasks.push(Math.round(entry.duration));
+  }).observe({type: 'longtask'});
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def app(new_app: Any, site: str) -> Iterator[App]:
+    app = new_app(site, reduced_motion="no-preference")
+    app.open()
+    yield app
+    app.context.close()
+
+
+def faces(app: App) -> list[int]:
+    return app.page.eval_on_selector_all(
+        "#result .die", "dice => dice.map(d => Number(d.dataset.face))"
+    )
+
+
+def set_pool(app: App, **values: int) -> None:
+    app.pick_system("pool")
+    for name, value in values.items():
+        app.page.fill(app.field("actor", "pool", name), str(value))
+    app.settle()
+
+
+def test_dice_tumble_then_land_on_the_engine_faces_without_long_tasks(app: App) -> None:
+    page = app.page
+    set_pool(app, pot=40, diff=9, flame=3)
+    page.evaluate(LONG_TASKS)
+    expected = local_handle(
+        {"op": "roll", "system": "pool", "params": {"pot": 40, "diff": 9, "flame": 3}, "seed": 99}
+    )["result"]
+    app.set_seed(99)
+    started = time.monotonic()
+    app.roll()
+    assert page.locator("#result .die.tumbling").count() == 40
+    assert page.is_visible("#skip-hint")
+    # The tier stays hidden while the dice roll.
+    badge = "#result .tier-badge--big"
+    assert page.eval_on_selector(badge, "b => getComputedStyle(b).visibility") == "hidden"
+    samples = []
+    while page.locator("#result .result-card.is-landed").count() == 0:
+        samples.append(tuple(faces(app)))
+        page.wait_for_timeout(90)
+        assert time.monotonic() - started < 10
+    elapsed = time.monotonic() - started
+    assert 0.6 < elapsed < 3, elapsed
+    assert len(set(samples)) >= 3, "faces should cycle while the dice tumble"
+    assert faces(app) == [d["final"] for d in expected["dice"]]
+    assert page.locator("#result .die.tumbling").count() == 0
+    assert page.is_hidden("#skip-hint")
+    label = outcome_label("pool", expected["outcome"])
+    assert page.text_content("#announcer") == f"{label}, marge {signed(expected['margin'])}."
+    long_tasks = page.evaluate("() => window.__longTasks")
+    assert long_tasks == [], f"main-thread tasks over 50 ms during the roll: {long_tasks}"
+
+
+@pytest.mark.parametrize("how", ["key", "tap"])
+def test_animation_can_be_skipped(app: App, how: str) -> None:
+    page = app.page
+    set_pool(app, pot=8, diff=4, flame=0)
+    app.set_seed(5)
+    app.roll()
+    assert page.locator("#result .die.tumbling").count() == 8
+    if how == "key":
+        page.keyboard.press("Escape")
+    else:
+        page.mouse.click(5, 5)
+    page.wait_for_selector("#result .result-card.is-landed", timeout=300)
+    assert page.locator("#result .die.tumbling").count() == 0
+    expected = local_handle({"op": "roll", "system": "pool", "params": {"pot": 8}, "seed": 5})
+    assert faces(app) == [d["final"] for d in expected["result"]["dice"]]
+
+
+def test_reduced_motion_shows_the_faces_at_once(app: App) -> None:
+    page = app.page
+    set_pool(app, pot=8, diff=4, flame=0)
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        app.set_seed(6)
+        app.roll()
+        # Landed in the same task as the answer: no tumbling frame ever.
+        assert page.locator("#result .result-card.is-landed").count() == 1
+        assert page.locator("#result .die.tumbling").count() == 0
+    finally:
+        page.emulate_media(reduced_motion="no-preference")
+
+
+def test_keyboard_only_roll_with_visible_focus(app: App) -> None:
+    page = app.page
+    set_pool(app, pot=6, diff=4, flame=0)
+    page.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.id") == "roll-button":
+            break
+    else:
+        pytest.fail("Tab never reached the roll button")
+    outline = page.eval_on_selector("#roll-button", "b => getComputedStyle(b).outlineStyle")
+    assert outline != "none"
+    before = app.shown()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(n) => Number(document.getElementById('result').dataset.shown) > n", arg=before
+    )
+    # Arrow keys move between systems (native radio group).
+    page.focus("#system-pool")
+    page.keyboard.press("ArrowRight")
+    assert page.is_checked("#system-d6")
+    page.wait_for_selector(".side-form[data-system=d6]")
+
+
+@pytest.mark.parametrize(("name", "width", "height"), SIZES)
+def test_layout_and_screenshots(app: App, name: str, width: int, height: int) -> None:
+    page = app.page
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        app.set_mode("single")
+        set_pool(app, pot=7, diff=3, flame=2, augmentations=1)
+        app.set_seed(0)
+        app.roll()
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"horizontal scroll of {overflow}px at {width}px"
+        small = page.evaluate(SMALL_TARGETS)
+        assert small == [], f"touch targets under 44 px at {width}px: {small}"
+        page.evaluate("() => window.scrollTo(0, 0)")
+        app.screenshot(f"{name}-{width}x{height}")
+        page.locator(".result-panel").scroll_into_view_if_needed()
+        app.screenshot(f"{name}-{width}x{height}-result")
+        app.screenshot(f"{name}-{width}x{height}-full", full_page=True)
+        # Opposed roll: forms side by side on tablets, stacked on phones.
+        app.set_mode("oppose")
+        app.set_seed(3)
+        app.roll()
+        actor = page.locator(".side--actor").bounding_box()
+        opponent = page.locator(".side--opponent").bounding_box()
+        assert actor and opponent
+        if width >= 700:
+            assert abs(actor["y"] - opponent["y"]) < 2 and opponent["x"] > actor["x"]
+        else:
+            assert opponent["y"] >= actor["y"] + actor["height"]
+        assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
+        assert page.evaluate(SMALL_TARGETS) == []
+        page.locator(".result-panel").scroll_into_view_if_needed()
+        app.screenshot(f"{name}-{width}x{height}-oppose")
+    finally:
+        app.set_mode("single")
+        page.emulate_media(reduced_motion="no-preference")
+        page.set_viewport_size({"width": 1024, "height": 768})

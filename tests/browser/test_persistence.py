@@ -1,0 +1,191 @@
+"""What survives a reload (history, language, forms from the cached systems) and a boot
+failure with its Retry button."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import App, local_handle
+
+
+@pytest.fixture(scope="module")
+def app(new_app: Any, site: str) -> Iterator[App]:
+    app = new_app(site)
+    app.open()
+    yield app
+    app.context.close()
+
+
+def entries(app: App) -> list[dict[str, Any]]:
+    return app.page.eval_on_selector_all(
+        "#history .history-entry",
+        """(items) => items.map((li) => ({system: li.dataset.system, outcome: li.dataset.outcome,
+            seed: li.dataset.seed, summary: li.querySelector('.history-summary').textContent,
+            badge: li.querySelector('.tier-badge').textContent}))""",
+    )
+
+
+def test_history_survives_a_reload_and_replays(app: App) -> None:
+    page = app.page
+    assert page.locator("#history .history-entry").count() == 0
+    assert page.text_content("#history .history-empty") == "Aucun jet pour l’instant."
+    app.pick_system("pool")
+    app.set_seed(31)
+    app.roll()
+    app.pick_system("d100")
+    app.set_seed(32)
+    app.roll()
+    expected = [
+        local_handle({"op": "roll", "system": "d100", "params": {}, "seed": 32})["result"],
+        local_handle({"op": "roll", "system": "pool", "params": {}, "seed": 31})["result"],
+    ]
+    before = entries(app)
+    assert [(e["system"], e["outcome"], e["seed"]) for e in before] == [
+        (r["system"], r["outcome"], str(r["seed"])) for r in expected
+    ]
+    assert before[1]["summary"] == "POT 6 · DIFF 4"
+    app.reload()
+    assert entries(app) == before
+    assert page.text_content("#history-count") == "2 jet(s)"
+    # The selected system and the mode were remembered too.
+    assert page.is_checked("#system-d100")
+    # Replay the pool roll: same seed, same outcome, a third entry.
+    page.click("#history .history-entry >> nth=1 >> .history-replay")
+    page.wait_for_function("() => document.querySelectorAll('#history .history-entry').length == 3")
+    assert page.is_checked("#system-pool")
+    assert page.get_attribute("#result .result-card", "data-outcome") == expected[1]["outcome"]
+    assert entries(app)[0]["seed"] == "31"
+
+
+def test_history_exports_json_and_csv(app: App) -> None:
+    page = app.page
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history'))")
+    assert len(stored) == 3
+    with page.expect_download() as info:
+        page.click("#export-json")
+    download = info.value
+    assert download.suggested_filename.startswith("pyrules-")
+    assert download.suggested_filename.endswith(".json")
+    with open(download.path(), encoding="utf-8") as f:
+        assert json.load(f) == stored
+    with page.expect_download() as info:
+        page.click("#export-csv")
+    download = info.value
+    assert download.suggested_filename.endswith(".csv")
+    with open(download.path(), encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.reader(io.StringIO(f.read())))
+    assert rows[0] == [
+        "heure",
+        "systeme",
+        "mode",
+        "parametres",
+        "resultat",
+        "marge",
+        "graine",
+        "des_physiques",
+    ]
+    assert len(rows) == 4
+    assert [row[6] for row in rows[1:]] == [str(e["seed"]) for e in stored]
+    assert [row[1] for row in rows[1:]] == [e["system"] for e in stored]
+    assert rows[3][3] == "POT 6 · DIFF 4"
+
+
+def test_language_switch_is_applied_and_remembered(app: App) -> None:
+    page = app.page
+    assert page.get_attribute("html", "lang") == "fr"
+    assert page.text_content("#roll-button") == "Lancer"
+    page.click("button[data-lang=en]")
+    assert page.get_attribute("html", "lang") == "en"
+    assert page.get_attribute("button[data-lang=en]", "aria-pressed") == "true"
+    assert page.text_content("#roll-button") == "Roll"
+    systems = local_handle({"op": "systems"})["result"]["systems"]
+    pool = next(s for s in systems if s["id"] == "pool")
+    assert page.text_content("label[data-system=pool]") == pool["name"]["en"]
+    assert page.text_content("label[for=f-actor-pool-pot]") == pool["fields"][0]["label"]["en"]
+    # The result card and the history are redrawn in English without a new roll.
+    outcome = page.get_attribute("#result .result-card", "data-outcome")
+    label = next(o["label"]["en"] for o in pool["outcomes"] if o["id"] == outcome)
+    assert page.text_content("#result .tier-badge--big .tier-label") == label
+    assert page.text_content("#history-count") == "3 roll(s)"
+    app.reload()
+    assert page.get_attribute("html", "lang") == "en"
+    assert page.text_content("#roll-button") == "Roll"
+    assert page.text_content(".odds-success span") == "Chance of success"
+    page.click("button[data-lang=fr]")
+    assert page.get_attribute("html", "lang") == "fr"
+    assert page.text_content("#roll-button") == "Lancer"
+
+
+def test_clear_history_asks_first(app: App) -> None:
+    page = app.page
+    page.click("#clear-history")
+    assert page.is_visible("#confirm-clear")
+    page.click("#confirm-clear button[value=cancel]")
+    page.wait_for_selector("#confirm-clear", state="hidden")
+    page.wait_for_timeout(100)
+    assert page.locator("#history .history-entry").count() == 3
+    page.click("#clear-history")
+    page.click("#confirm-clear-button")
+    page.wait_for_selector("#history .history-empty")
+    assert page.locator("#history .history-entry").count() == 0
+    assert page.text_content("#history-count") == ""
+    app.reload()
+    assert page.locator("#history .history-entry").count() == 0
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history'))") == []
+
+
+def test_boot_failure_says_which_step_and_retry_recovers(new_app: Any, site: str) -> None:
+    """The micropip wheel cannot be had: the panel names the step; Retry boots again.
+
+    A fresh context (no service worker yet, so page.route sees the worker script), with the
+    systems description a previous visit would have left in localStorage.
+    """
+    app = new_app(site)
+    systems = local_handle({"op": "systems"})["result"]
+    app.context.add_init_script(
+        "localStorage.getItem('pyrules:systems') || localStorage.setItem('pyrules:systems', "
+        + json.dumps(json.dumps(systems))
+        + ")"
+    )
+    page = app.page
+    app.expected_errors.append("missing-micropip.whl")
+
+    def broken_worker(route: Any) -> None:
+        # The worker script as served, but pointing at a wheel that is not there.
+        response = route.fetch()
+        body = response.text().replace("info.micropip", '"wheels/missing-micropip.whl"')
+        assert body != response.text()
+        route.fulfill(response=response, body=body)
+
+    page.route("**/js/worker.js", broken_worker)
+    app.open(wait=False)
+    page.wait_for_selector("#boot[data-state=error]", timeout=90_000)
+    # Forms come from the systems cached at the previous visit, usable while booting.
+    assert page.locator(".side-form[data-system] input").count() > 0
+    app.pick_system("d100")
+    page.fill("#f-actor-d100-value", "60")
+    assert page.is_disabled("#roll-button")
+    assert page.text_content("#roll-hint") == "moteur en chargement…"
+    assert page.get_attribute("#boot", "data-failed-step") == "micropip"
+    assert page.text_content("#boot-error-step") == "Étape en échec : Installation de micropip."
+    assert "missing-micropip.whl" in (page.text_content("#boot-error-message") or "")
+    assert page.evaluate("() => performance.getEntriesByName('pyrules:ready').length") == 0
+    page.unroute("**/js/worker.js", broken_worker)
+    page.click("#retry")
+    app.wait_ready()
+    assert page.get_attribute("#boot", "data-state") == "ready"
+    assert page.is_enabled("#roll-button")
+    assert page.input_value("#f-actor-d100-value") == "60"
+    app.set_seed(5)
+    app.roll()
+    expected = local_handle({"op": "roll", "system": "d100", "params": {"value": 60}, "seed": 5})
+    outcome = page.get_attribute("#result .result-card", "data-outcome")
+    assert outcome == expected["result"]["outcome"]
+    app.check_clean()
+    app.context.close()

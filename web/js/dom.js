@@ -1,0 +1,93 @@
+// Tiny DOM helpers. Text always goes in through textContent (never innerHTML), and no
+// style attribute is ever written: the Content-Security-Policy forbids inline styles.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function apply(node, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) {
+      continue;
+    }
+    if (key === "class") {
+      node.setAttribute("class", Array.isArray(value) ? value.filter(Boolean).join(" ") : value);
+    } else if (key === "text") {
+      node.textContent = String(value);
+    } else if (key === "dataset") {
+      Object.assign(node.dataset, value);
+    } else if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "style") {
+      throw new Error("inline styles are not allowed (CSP)");
+    } else {
+      node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) {
+      continue;
+    }
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** h("div", {class: "x", text: "hello"}, child1, child2) */
+export function h(tag, attrs, ...children) {
+  return append(apply(document.createElement(tag), attrs), children);
+}
+
+/** Same as h() for SVG elements. */
+export function s(tag, attrs, ...children) {
+  return append(apply(document.createElementNS(SVG_NS, tag), attrs), children);
+}
+
+export function clear(node) {
+  node.replaceChildren();
+  return node;
+}
+
+/** Random integers in [0, n) from the platform CSPRNG (used for visuals only). */
+export function randomInts(count, n) {
+  const values = new Uint32Array(count);
+  crypto.getRandomValues(values);
+  return Array.from(values, (v) => v % n);
+}
+
+export function prefersReducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+export function debounce(fn, ms) {
+  let timer = null;
+  const wrapped = (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), ms);
+  };
+  wrapped.flush = (...args) => {
+    clearTimeout(timer);
+    fn(...args);
+  };
+  return wrapped;
+}
+
+export function storageGet(key, fallback) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+export function storageSet(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false; // private mode or quota: the app keeps working without persistence
+  }
+}

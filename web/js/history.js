@@ -1,0 +1,188 @@
+// History of rolls, kept in localStorage so it survives a reload. Each entry keeps the
+// time, system, effective params, outcome, margin and seed, so any roll can be replayed.
+
+import { h, storageGet, storageSet } from "./dom.js";
+import { formatSigned, formatTime, pick, t } from "./i18n.js";
+import { summarize } from "./forms.js";
+import { tierBadge } from "./result.js";
+
+const STORAGE_KEY = "pyrules:history";
+const MAX_ENTRIES = 500;
+
+/** Build a history entry from an API request and its answer. */
+export function entryFrom(request, result) {
+  const base = {
+    id: `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`,
+    time: new Date().toISOString(),
+    system: request.system,
+  };
+  if (request.op === "oppose") {
+    return {
+      ...base,
+      mode: "oppose",
+      // Effective params, plus the faces typed for physical dice (not echoed in params).
+      actor: { ...request.actor, ...result.actor.params },
+      opponent: { ...request.opponent, ...result.opponent.params },
+      outcome: result.winner,
+      actorOutcome: result.actor.outcome,
+      opponentOutcome: result.opponent.outcome,
+      margin: result.margin,
+      seed: result.seed ?? result.actor.seed ?? null,
+      physical: Boolean(result.physical ?? result.actor.physical),
+    };
+  }
+  return {
+    ...base,
+    mode: "roll",
+    params: { ...request.params, ...result.params },
+    outcome: result.outcome,
+    margin: result.margin,
+    seed: result.seed ?? null,
+    physical: Boolean(result.physical),
+  };
+}
+
+export class History {
+  constructor({ list, count, systems, onReplay }) {
+    this.list = list;
+    this.count = count;
+    this.systems = systems; // () => systems description list
+    this.onReplay = onReplay;
+    this.entries = storageGet(STORAGE_KEY, []);
+    if (!Array.isArray(this.entries)) this.entries = [];
+  }
+
+  save() {
+    if (this.entries.length > MAX_ENTRIES) this.entries.length = MAX_ENTRIES;
+    storageSet(STORAGE_KEY, this.entries);
+  }
+
+  system(id) {
+    return (this.systems() || []).find((s) => s.id === id);
+  }
+
+  add(entry) {
+    this.entries.unshift(entry);
+    this.save();
+    const empty = this.list.querySelector(".history-empty");
+    if (empty) empty.remove();
+    this.list.prepend(this.renderEntry(entry));
+    if (this.list.children.length > MAX_ENTRIES) this.list.lastElementChild.remove();
+    this.updateCount();
+  }
+
+  /** Replace an entry (the Flame dice placement changed the outcome of the last roll). */
+  update(entry) {
+    const index = this.entries.findIndex((e) => e.id === entry.id);
+    if (index < 0) return;
+    this.entries[index] = entry;
+    this.save();
+    const old = this.list.querySelector(`[data-id="${CSS.escape(entry.id)}"]`);
+    if (old) old.replaceWith(this.renderEntry(entry));
+  }
+
+  clear() {
+    this.entries = [];
+    this.save();
+    this.render();
+  }
+
+  updateCount() {
+    this.count.textContent = this.entries.length ? t("history.count", { n: this.entries.length }) : "";
+  }
+
+  render() {
+    if (!this.entries.length) {
+      this.list.replaceChildren(h("li", { class: "history-empty", text: t("history.empty") }));
+    } else {
+      this.list.replaceChildren(...this.entries.map((entry) => this.renderEntry(entry)));
+    }
+    this.updateCount();
+  }
+
+  summary(entry) {
+    const system = this.system(entry.system);
+    if (!system) return "";
+    if (entry.mode === "oppose") {
+      return t("history.opposed", { actor: summarize(system, entry.actor || {}), opponent: summarize(system, entry.opponent || {}) });
+    }
+    return summarize(system, entry.params || {});
+  }
+
+  outcomeLabel(entry) {
+    const system = this.system(entry.system);
+    if (entry.mode === "oppose") {
+      return entry.outcome === "actor" ? t("result.winnerActor") : entry.outcome === "opponent" ? t("result.winnerOpponent") : t("result.tie");
+    }
+    const outcome = system && system.outcomes.find((o) => o.id === entry.outcome);
+    return outcome ? pick(outcome.label) : entry.outcome;
+  }
+
+  renderEntry(entry) {
+    const system = this.system(entry.system);
+    const time = formatTime(entry.time);
+    const replay = h("button", { type: "button", class: ["button", "button--small", "history-replay"], "aria-label": t("history.replayLabel", { time }), text: t("history.replay") });
+    replay.disabled = !system;
+    replay.addEventListener("click", () => this.onReplay(entry));
+    const badge =
+      entry.mode === "oppose" || !system
+        ? h("span", { class: ["tier-badge", "tier-badge--plain"], text: this.outcomeLabel(entry) })
+        : tierBadge(system, entry.outcome);
+    const metaParts = [`${t("result.margin")} ${entry.mode === "oppose" ? entry.margin : formatSigned(entry.margin)}`];
+    metaParts.push(entry.seed !== null && entry.seed !== undefined ? `${t("result.seed")} ${entry.seed}` : t("result.physical"));
+    return h(
+      "li",
+      { class: ["history-entry", `history-entry--${entry.mode}`], dataset: { id: entry.id, system: entry.system, outcome: entry.outcome, seed: entry.seed ?? "" } },
+      h(
+        "div",
+        { class: "history-main" },
+        h("p", { class: "history-top" }, h("time", { datetime: entry.time, text: time }), h("span", { class: "history-system", text: system ? pick(system.name) : entry.system })),
+        h("p", { class: "history-summary", text: this.summary(entry) }),
+      ),
+      h("div", { class: "history-outcome" }, badge, h("p", { class: "history-meta", text: metaParts.join(" · ") })),
+      replay,
+    );
+  }
+
+  exportJSON() {
+    const blob = new Blob([JSON.stringify(this.entries, null, 2) + "\n"], { type: "application/json" });
+    download(blob, `pyrules-${stamp()}.json`);
+  }
+
+  exportCSV() {
+    const header = ["time", "system", "mode", "params", "outcome", "margin", "seed", "physical"].map((k) => t(`csv.${k}`));
+    const rows = this.entries.map((entry) => [
+      entry.time,
+      entry.system,
+      entry.mode,
+      this.summary(entry),
+      this.outcomeLabel(entry),
+      entry.margin,
+      entry.seed ?? "",
+      entry.physical ? "1" : "0",
+    ]);
+    const text = [header, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
+    // BOM so spreadsheet programs read the accents as UTF-8.
+    download(new Blob(["\uFEFF" + text], { type: "text/csv;charset=utf-8" }), `pyrules-${stamp()}.csv`);
+  }
+}
+
+function csvCell(value) {
+  const text = String(value ?? "");
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function stamp() {
+  const d = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}`;
+}
+
+function download(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = h("a", { href: url, download: name, class: "visually-hidden" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,634 @@
+// pyrules in the browser: boots the engine worker, builds the forms from the engine's
+// `systems` description, rolls, animates, keeps the history.
+//
+// Test and scripting hooks (window.pyrules):
+//   call(request)  -> Promise of the parsed answer of pyrules.api.handle (object or JSON text)
+//   ready          -> Promise resolved once a roll is possible (also performance mark "pyrules:ready")
+//   nextSeed       -> set to an integer to make the next roll from the interface use that seed
+//                     (also settable with the URL parameter ?seed=N, for the first roll)
+
+import { tumble } from "./dice.js";
+import { debounce, h, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
+import { Engine } from "./engine.js";
+import { SideForm } from "./forms.js";
+import { entryFrom, History } from "./history.js";
+import { applyStatic, formatNumber, lang, onLangChange, pick, setLang, t } from "./i18n.js";
+import { oddsChart } from "./odds.js";
+import { placementModel, renderOppose, renderRoll } from "./result.js";
+
+const STATE_KEY = "pyrules:state";
+const SYSTEMS_KEY = "pyrules:systems";
+const SIDES = ["actor", "opponent"];
+const BOOT_STEPS = ["runtime", "python", "micropip", "pyrules", "ready"];
+// Share of the progress bar reached when each step starts.
+const BOOT_AT = { worker: 0, version: 2, runtime: 4, python: 72, micropip: 80, pyrules: 88, systems: 96, ready: 100 };
+
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------------------- state
+
+const saved = storageGet(STATE_KEY, {});
+const state = {
+  system: typeof saved.system === "string" ? saved.system : null,
+  mode: saved.mode === "oppose" ? "oppose" : "single",
+  physical: Boolean(saved.physical),
+  values: saved.values && typeof saved.values === "object" ? saved.values : {},
+  ui: saved.ui && typeof saved.ui === "object" ? saved.ui : {},
+};
+const cached = storageGet(SYSTEMS_KEY, null);
+let systems = cached && Array.isArray(cached.systems) ? cached.systems : null;
+let engineReady = false;
+let forms = { actor: null, opponent: null };
+let current = null; // the roll on the result card: {request, result, entry, base}
+let animation = null;
+let lastOdds = null;
+let refreshSeq = 0;
+let liveErrors = new Set(); // "side:field" shown from odds/dice answers
+let bootProgress = 0;
+
+const saveState = debounce(() => storageSet(STATE_KEY, state), 300);
+
+function currentSystem() {
+  return systems ? systems.find((s) => s.id === state.system) || systems[0] : null;
+}
+
+function sideValues(side) {
+  const system = currentSystem();
+  state.values[system.id] ??= {};
+  state.values[system.id][side] ??= {};
+  return state.values[system.id][side];
+}
+
+function sideUI(side) {
+  const system = currentSystem();
+  state.ui[system.id] ??= {};
+  state.ui[system.id][side] ??= {};
+  return state.ui[system.id][side];
+}
+
+// ---------------------------------------------------------------------------- engine
+
+const engine = new Engine(new URL("./worker.js", import.meta.url));
+let resolveAppReady;
+const appReady = new Promise((resolve) => {
+  resolveAppReady = resolve;
+});
+const urlSeed = new URLSearchParams(location.search).get("seed");
+window.pyrules = {
+  call: (request) => engine.call(request),
+  ready: appReady,
+  nextSeed: urlSeed !== null && /^\d+$/.test(urlSeed) ? Number(urlSeed) : null,
+  version: null,
+};
+
+function takeSeed() {
+  const seed = window.pyrules.nextSeed;
+  window.pyrules.nextSeed = null;
+  return Number.isSafeInteger(seed) && seed >= 0 ? seed : undefined;
+}
+
+engine.addEventListener("progress", (event) => showProgress(event.detail));
+engine.addEventListener("error", (event) => showBootError(event.detail.step, event.detail.message));
+engine.addEventListener("ready", async (event) => {
+  showProgress({ step: "systems" });
+  let answer;
+  try {
+    answer = await engine.call({ op: "systems", lang: lang() });
+  } catch (error) {
+    showBootError("systems", error.message);
+    return;
+  }
+  if (!answer.ok) {
+    showBootError("systems", answer.error.message);
+    return;
+  }
+  window.pyrules.version = event.detail.version;
+  const fresh = answer.result.systems;
+  const changed = JSON.stringify(fresh) !== JSON.stringify(systems);
+  systems = fresh;
+  storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh });
+  if (changed) buildAll();
+  engineReady = true;
+  showProgress({ step: "ready" });
+  $("footer-version").textContent = t("footer.version", { version: answer.result.version });
+  updateRollButton();
+  refresh.flush();
+  performance.mark("pyrules:ready");
+  resolveAppReady(event.detail);
+});
+
+// ---------------------------------------------------------------------------- boot panel
+
+function showProgress({ step, loaded = 0, total = 0 }) {
+  const panel = $("boot");
+  panel.dataset.state = step === "ready" ? "ready" : "booting";
+  $("boot-error").hidden = true;
+  let percent = BOOT_AT[step] ?? bootProgress;
+  if (step === "runtime" && total > 0) {
+    percent = BOOT_AT.runtime + ((BOOT_AT.python - BOOT_AT.runtime) * Math.min(loaded, total)) / total;
+  }
+  bootProgress = step === "worker" ? 0 : Math.max(bootProgress, percent);
+  const bar = $("boot-bar");
+  bar.setAttribute("aria-valuenow", String(Math.round(bootProgress)));
+  $("boot-fill").style.width = `${bootProgress}%`;
+  const active = step === "worker" || step === "version" ? "runtime" : step === "systems" ? "pyrules" : step;
+  const activeIndex = BOOT_STEPS.indexOf(active);
+  for (const item of $("boot-steps").children) {
+    const index = BOOT_STEPS.indexOf(item.dataset.step);
+    item.dataset.state = index < activeIndex || step === "ready" ? "done" : index === activeIndex ? "active" : "pending";
+  }
+  let text = `${t(`boot.step.${step}`)}…`;
+  if (step === "runtime" && total > 0) {
+    const mb = (n) => formatNumber(n / 1e6, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    text += ` ${t("boot.megabytes", { loaded: mb(loaded), total: mb(total) })}`;
+  }
+  $("boot-text").textContent = step === "ready" ? t("boot.ready") : text;
+  $("boot-text").dataset.step = step;
+  $("engine-status").dataset.state = step === "ready" ? "ready" : "booting";
+  $("engine-status-text").textContent = step === "ready" ? t("boot.ready") : `${t("boot.loadingHint")} ${Math.round(bootProgress)} %`;
+}
+
+function showBootError(step, message) {
+  engineReady = false;
+  const panel = $("boot");
+  panel.dataset.state = "error";
+  panel.dataset.failedStep = step;
+  $("boot-error").hidden = false;
+  $("boot-error-step").textContent = t("boot.failedStep", { step: t(`boot.step.${step}`) });
+  $("boot-error-message").textContent = message;
+  $("engine-status").dataset.state = "error";
+  $("engine-status-text").textContent = t("boot.failed");
+  for (const item of $("boot-steps").children) {
+    if (item.dataset.state === "active") item.dataset.state = "failed";
+  }
+  updateRollButton();
+}
+
+// ---------------------------------------------------------------------------- building the page
+
+function buildSystemPicker() {
+  const box = $("systems");
+  box.replaceChildren();
+  for (const system of systems) {
+    const id = `system-${system.id}`;
+    const radio = h("input", { type: "radio", name: "system", id, value: system.id, class: "visually-hidden" });
+    radio.checked = system.id === currentSystem().id;
+    radio.addEventListener("change", () => {
+      if (!radio.checked) return;
+      state.system = system.id;
+      saveState.flush();
+      clearResult();
+      buildForms();
+      refresh();
+    });
+    box.append(radio, h("label", { for: id, dataset: { system: system.id } }, h("span", { class: "system-name", text: pick(system.name) })));
+  }
+  $("system-description").textContent = pick(currentSystem().description);
+}
+
+function buildForms() {
+  const system = currentSystem();
+  state.system = system.id;
+  $("system-description").textContent = pick(system.description);
+  const holder = $("forms");
+  holder.replaceChildren();
+  holder.classList.remove("is-skeleton");
+  for (const side of SIDES) {
+    const form = new SideForm({ side, system, values: sideValues(side), ui: sideUI(side), onInput });
+    form.setPhysical(state.physical);
+    forms[side] = form;
+    const title = h("h3", { class: "side-title", text: t(side === "actor" ? "form.actor" : "form.opponent") });
+    const section = h("section", { class: ["side", `side--${side}`], dataset: { side } }, title, form.element);
+    section.hidden = side === "opponent" && state.mode !== "oppose";
+    holder.append(section);
+  }
+  liveErrors = new Set();
+  applyMode();
+}
+
+function buildAll() {
+  if (!systems) return;
+  buildSystemPicker();
+  buildForms();
+  if (current) redrawResult();
+  history.render();
+}
+
+function applyMode() {
+  document.body.dataset.mode = state.mode;
+  $("mode-single").checked = state.mode === "single";
+  $("mode-oppose").checked = state.mode === "oppose";
+  $("physical").checked = state.physical;
+  document.body.classList.toggle("physical-mode", state.physical);
+  for (const side of SIDES) {
+    const section = document.querySelector(`.side--${side}`);
+    if (section) section.hidden = side === "opponent" && state.mode !== "oppose";
+    forms[side]?.setPhysical(state.physical);
+  }
+  updateRollButton();
+}
+
+function updateRollButton() {
+  const button = $("roll-button");
+  button.textContent = t(state.mode === "oppose" ? "roll.opposeButton" : "roll.button");
+  const busy = button.dataset.busy === "true";
+  button.disabled = !engineReady || !systems || busy;
+  $("roll-hint").textContent = engineReady ? "" : t("boot.loadingHint");
+  $("roll-hint").hidden = engineReady;
+}
+
+// ---------------------------------------------------------------------------- inputs, odds, dice groups
+
+function onInput(side, field) {
+  liveErrors.delete(`${side}:${field}`);
+  hideFormError();
+  saveState();
+  refresh();
+}
+
+const refresh = debounce(async () => {
+  const seq = ++refreshSeq;
+  const system = currentSystem();
+  if (!engineReady || !system) return;
+  const sides = state.mode === "oppose" ? SIDES : ["actor"];
+  const jobs = sides.map(async (side) => {
+    const { params, errors } = forms[side].collect({ withFaces: false });
+    if (errors.length) return { side, skipped: true };
+    const [odds, dice] = await Promise.all([
+      engine.call({ op: "odds", system: system.id, params, lang: lang() }),
+      state.physical ? engine.call({ op: "dice", system: system.id, params, lang: lang() }) : null,
+    ]);
+    return { side, odds, dice };
+  });
+  const answers = await Promise.all(jobs);
+  if (seq !== refreshSeq || system !== currentSystem()) return; // a newer refresh wins
+  // A side whose params are not valid right now keeps its last chart, dimmed.
+  const previous = lastOdds && lastOdds.system === system.id ? lastOdds.charts : [];
+  const charts = [];
+  for (const { side, odds, dice, skipped } of answers) {
+    const keep = () => {
+      const old = previous.find((c) => c.side === side);
+      if (old) charts.push(old);
+    };
+    if (skipped) {
+      keep();
+      continue;
+    }
+    const form = forms[side];
+    for (const key of [...liveErrors]) {
+      const [errSide, field] = key.split(":");
+      if (errSide === side) {
+        form.clearError(field);
+        liveErrors.delete(key);
+      }
+    }
+    for (const answer of [odds, dice]) {
+      if (answer && !answer.ok && answer.error.field) {
+        if (form.setError(answer.error.field, answer.error.message)) liveErrors.add(`${side}:${answer.error.field}`);
+      }
+    }
+    if (dice && dice.ok) form.setDiceGroups(dice.result.groups);
+    if (odds.ok) charts.push({ side, odds: odds.result });
+    else keep();
+  }
+  lastOdds = { system: system.id, mode: state.mode, charts, stale: answers.some((a) => a.skipped || !a.odds?.ok) };
+  drawOdds();
+}, 150);
+
+function drawOdds() {
+  const box = $("odds");
+  const system = currentSystem();
+  if (!lastOdds || !system || lastOdds.system !== system.id) {
+    box.replaceChildren(h("p", { class: "odds-empty", text: t("odds.unavailable") }));
+    return;
+  }
+  const titled = lastOdds.mode === "oppose";
+  box.replaceChildren(
+    ...lastOdds.charts.map(({ side, odds }) => {
+      const chart = oddsChart(system, odds, titled ? t(side === "actor" ? "form.actor" : "form.opponent") : null);
+      chart.dataset.side = side;
+      return chart;
+    }),
+  );
+  box.classList.toggle("is-stale", lastOdds.stale);
+  $("odds-hint").textContent = t(titled ? "odds.opposeHint" : "odds.hint");
+}
+
+// ---------------------------------------------------------------------------- rolling
+
+function showFormError(message) {
+  const box = $("form-error");
+  box.textContent = message;
+  box.hidden = false;
+}
+
+function hideFormError() {
+  $("form-error").hidden = true;
+  $("form-error").textContent = "";
+}
+
+/** Put an API error next to its field ("pot", "actor.pot"); elsewhere when it has no field. */
+function showApiError(error) {
+  let side = "actor";
+  let field = error.field;
+  if (field && state.mode === "oppose") {
+    const [first, ...rest] = field.split(".");
+    if (SIDES.includes(first) && rest.length) {
+      side = first;
+      field = rest.join(".");
+    }
+  }
+  if (field && forms[side] && forms[side].setError(field, error.message)) {
+    forms[side].focusField(field);
+    return;
+  }
+  showFormError(t("roll.error", { message: error.message }));
+}
+
+function setBusy(busy) {
+  $("roll-button").dataset.busy = String(busy);
+  $("roll-form").setAttribute("aria-busy", String(busy));
+  updateRollButton();
+}
+
+async function roll() {
+  if (!engineReady) return;
+  finishAnimation();
+  hideFormError();
+  const system = currentSystem();
+  const sides = state.mode === "oppose" ? SIDES : ["actor"];
+  const collected = {};
+  let firstError = null;
+  for (const side of sides) {
+    const { params, errors } = forms[side].collect({ withFaces: state.physical });
+    for (const error of errors) {
+      forms[side].setError(error.field, error.message);
+      firstError ??= { side, field: error.field };
+    }
+    collected[side] = params;
+  }
+  if (firstError) {
+    forms[firstError.side].focusField(firstError.field);
+    return;
+  }
+  const request =
+    state.mode === "oppose"
+      ? { op: "oppose", system: system.id, actor: collected.actor, opponent: collected.opponent, lang: lang() }
+      : { op: "roll", system: system.id, params: collected.actor, lang: lang() };
+  const seed = takeSeed();
+  if (seed !== undefined && !state.physical) request.seed = seed;
+  await send(request, { animate: true });
+}
+
+async function send(request, { animate }) {
+  setBusy(true);
+  let answer;
+  try {
+    answer = await engine.call(request);
+  } finally {
+    setBusy(false);
+  }
+  if (!answer.ok) {
+    showApiError(answer.error);
+    return;
+  }
+  const entry = entryFrom(request, answer.result);
+  current = { request, result: answer.result, entry, base: answer.result };
+  present({ animate, onLanded: () => history.add(entry) });
+}
+
+function present({ animate, onLanded }) {
+  const system = currentSystem();
+  const view = current.request.op === "oppose" ? renderOppose(system, current.result) : renderRoll(system, shownResult(), { placement: placementFor(system) });
+  const area = $("result");
+  area.replaceChildren(view.element);
+  area.dataset.shown = String(Number(area.dataset.shown || 0) + 1);
+  area.dataset.outcome = current.request.op === "oppose" ? current.result.winner : current.result.outcome;
+  if (!animate) {
+    onLanded?.();
+    return;
+  }
+  view.element.classList.add("is-rolling");
+  $("skip-hint").hidden = false;
+  const control = tumble(view.dice, () => {
+    animation = null;
+    stopSkipListeners();
+    $("skip-hint").hidden = true;
+    view.element.classList.remove("is-rolling");
+    view.element.classList.add("is-landed");
+    announce(view.announce);
+    onLanded?.();
+  });
+  animation = control.done ? null : control; // reduced motion: landed at once
+  if (animation) startSkipListeners();
+  bringIntoView(view.element);
+}
+
+/** The result shown on the card: a placement re-roll keeps the seed of the roll it came from. */
+function shownResult() {
+  if (current.result === current.base) return current.result;
+  return { ...current.result, seed: current.base.seed, physical: current.base.physical };
+}
+
+function redrawResult() {
+  if (current) present({ animate: false });
+}
+
+function clearResult() {
+  finishAnimation();
+  current = null;
+  $("result").replaceChildren(h("p", { class: "result-empty", text: t("result.empty") }));
+  delete $("result").dataset.outcome;
+}
+
+function announce(text) {
+  const live = $("announcer");
+  live.textContent = "";
+  requestAnimationFrame(() => {
+    live.textContent = text;
+  });
+}
+
+function bringIntoView(element) {
+  const rect = element.getBoundingClientRect();
+  if (rect.top > window.innerHeight - 120 || rect.bottom < 0) {
+    element.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  }
+}
+
+const skipKeys = (event) => {
+  if (!animation) return;
+  if (event.key === " " || event.key === "Enter") event.preventDefault();
+  finishAnimation();
+};
+const skipPointer = () => finishAnimation();
+
+function startSkipListeners() {
+  document.addEventListener("keydown", skipKeys, true);
+  document.addEventListener("pointerdown", skipPointer, true);
+}
+
+function stopSkipListeners() {
+  document.removeEventListener("keydown", skipKeys, true);
+  document.removeEventListener("pointerdown", skipPointer, true);
+}
+
+function finishAnimation() {
+  if (animation) animation.skip();
+}
+
+// ---------------------------------------------------------------------------- Flame dice placement
+
+function placementFor(system) {
+  if (current.request.op !== "roll") return null;
+  return placementModel(system, current.result, (values) => place(values), () => place(null));
+}
+
+/** Re-roll the same faces with another placement (null: the engine's optimal one). */
+let placing = false;
+
+async function place(placement) {
+  if (!current || animation || placing) return;
+  placing = true;
+  try {
+    await placeNow(placement);
+  } finally {
+    placing = false;
+  }
+}
+
+async function placeNow(placement) {
+  const { base, request, entry } = current;
+  const system = currentSystem();
+  const params = { ...base.params, placement };
+  const groupsAnswer = await engine.call({ op: "dice", system: system.id, params, lang: lang() });
+  if (!groupsAnswer.ok) {
+    showApiError(groupsAnswer.error);
+    return;
+  }
+  for (const group of groupsAnswer.result.groups) {
+    params[group.field] = base.dice.filter((d) => d.kind === group.kind).map((d) => d.rolled);
+  }
+  const answer = await engine.call({ op: "roll", system: system.id, params, lang: lang() });
+  if (!answer.ok) {
+    showApiError(answer.error);
+    return;
+  }
+  const replayParams = { ...(base.physical ? params : base.params), placement };
+  const updated = { ...entry, params: replayParams, outcome: answer.result.outcome, margin: answer.result.margin };
+  current = { request, result: answer.result, entry: updated, base };
+  history.update(updated);
+  present({ animate: false });
+  announce(t("result.announce", { outcome: pick(system.outcomes.find((o) => o.id === answer.result.outcome)?.label), margin: answer.result.margin }));
+}
+
+// ---------------------------------------------------------------------------- history
+
+const history = new History({
+  list: $("history"),
+  count: $("history-count"),
+  systems: () => systems,
+  onReplay: replay,
+});
+
+function replay(entry) {
+  if (!engineReady || !systems.some((s) => s.id === entry.system)) return;
+  finishAnimation();
+  state.system = entry.system;
+  state.mode = entry.mode === "oppose" ? "oppose" : "single";
+  state.physical = entry.physical;
+  buildSystemPicker();
+  buildForms();
+  const system = currentSystem();
+  const strip = (params) => Object.fromEntries(Object.entries(params || {}).filter(([, v]) => v !== null));
+  let request;
+  if (entry.mode === "oppose") {
+    forms.actor.load(entry.actor || {});
+    forms.opponent.load(entry.opponent || {});
+    request = { op: "oppose", system: system.id, actor: strip(entry.actor), opponent: strip(entry.opponent), lang: lang() };
+  } else {
+    forms.actor.load(entry.params || {});
+    request = { op: "roll", system: system.id, params: strip(entry.params), lang: lang() };
+  }
+  applyMode();
+  saveState();
+  if (entry.seed !== null && entry.seed !== undefined) request.seed = entry.seed;
+  refresh();
+  window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  send(request, { animate: true });
+}
+
+// ---------------------------------------------------------------------------- wiring
+
+function wire() {
+  $("roll-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    roll();
+  });
+  for (const id of ["mode-single", "mode-oppose"]) {
+    $(id).addEventListener("change", (event) => {
+      if (!event.target.checked) return;
+      state.mode = event.target.value;
+      saveState.flush();
+      clearResult();
+      applyMode();
+      refresh();
+    });
+  }
+  $("physical").addEventListener("change", (event) => {
+    state.physical = event.target.checked;
+    saveState.flush();
+    applyMode();
+    refresh();
+  });
+  $("retry").addEventListener("click", () => {
+    bootProgress = 0;
+    engine.retry();
+  });
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.addEventListener("click", () => setLang(button.dataset.lang));
+  }
+  onLangChange(() => {
+    updateLangButtons();
+    if (systems) buildAll();
+    else history.render();
+    if (!current) clearResult();
+    updateRollButton();
+    if (engineReady) showProgress({ step: "ready" });
+    drawOdds();
+    refresh();
+  });
+  // Typing is saved 300 ms after the last key; leaving the page saves at once.
+  window.addEventListener("pagehide", () => saveState.flush());
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") saveState.flush();
+  });
+  $("export-json").addEventListener("click", () => history.exportJSON());
+  $("export-csv").addEventListener("click", () => history.exportCSV());
+  const dialog = $("confirm-clear");
+  $("clear-history").addEventListener("click", () => dialog.showModal());
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue === "confirm") history.clear();
+    $("clear-history").focus();
+  });
+}
+
+function updateLangButtons() {
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === lang()));
+  }
+}
+
+function init() {
+  applyStatic(document);
+  updateLangButtons();
+  wire();
+  clearResult();
+  drawOdds();
+  if (systems) buildAll();
+  else history.render();
+  applyMode();
+  engine.start();
+}
+
+init();

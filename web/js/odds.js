@@ -1,0 +1,56 @@
+// Odds panel: exact chance of each outcome tier as a bar chart (plain HTML/CSS).
+// The percentage is the visible text, the exact fraction is in the title (hover) and
+// in data-exact.
+
+import { h } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
+import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
+
+/** "16,7 %"; tiny non-zero chances read "< 0,1 %", near-certain ones "> 99,9 %". */
+export function formatPercent(p) {
+  const options = { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 };
+  if (p > 0 && p < 0.0005) return `< ${formatNumber(0.001, options)}`;
+  if (p < 1 && p >= 0.9995) return `> ${formatNumber(0.999, options)}`;
+  return formatNumber(p, options);
+}
+
+function fractionValue(text) {
+  const [num, den] = String(text).split("/");
+  return Number(num) / (den === undefined ? 1 : Number(den));
+}
+
+/** One chart for one side: a row per outcome, best first. */
+export function oddsChart(system, odds, title) {
+  const chart = h("div", { class: "odds-chart", dataset: { system: system.id } });
+  if (title) chart.append(h("h3", { class: "odds-side", text: title }));
+  const list = h("ul", { class: "odds-rows" });
+  for (const outcome of system.outcomes) {
+    const exact = odds.exact[outcome.id] ?? "0";
+    const p = odds.probabilities?.[outcome.id] ?? fractionValue(exact);
+    const info = outcomeInfo(system, outcome.id);
+    const bar = h("span", { class: "odds-bar" });
+    bar.style.width = `${(p * 100).toFixed(3)}%`;
+    const percent = formatPercent(fractionValue(exact));
+    const row = h(
+      "li",
+      { class: ["odds-row", p === 0 ? "is-zero" : ""], title: `${info.label} — ${exact}`, dataset: { outcome: outcome.id, exact } },
+      h("span", { class: "odds-label" }, outcomeIcon(info.icon), h("span", { text: info.label })),
+      h("span", { class: "odds-track", "aria-hidden": "true" }, bar),
+      h("span", { class: "odds-percent", text: percent }),
+    );
+    paint(row, info);
+    list.append(row);
+  }
+  chart.append(list);
+  if (odds.success !== undefined) {
+    chart.append(
+      h(
+        "p",
+        { class: "odds-success", title: String(odds.success), dataset: { exact: odds.success } },
+        h("span", { text: t("odds.success") }),
+        h("strong", { text: formatPercent(fractionValue(odds.success)) }),
+      ),
+    );
+  }
+  return chart;
+}

@@ -1,0 +1,230 @@
+// The result card of a roll or of an opposed roll: outcome tier (colour + icon + text),
+// margin and the system's key numbers, every die with what it counts for, the Flame
+// dice placement controls (when the system has a `placement` field) and the explanation.
+
+import { createDie, d100Parts, setFace } from "./dice.js";
+import { h } from "./dom.js";
+import { formatSigned, pick, t } from "./i18n.js";
+import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
+
+// Result fields worth showing next to the margin, when a system's result has them.
+const NUMBERS = ["successes", "effective_diff", "ones", "total", "threshold", "impact", "value", "target", "die_rolled", "extreme", "damage"];
+const PLACEABLE = new Set(["flame", "black_flame"]);
+
+export function tierBadge(system, outcomeId, extraClass) {
+  const info = outcomeInfo(system, outcomeId);
+  const badge = h("div", { class: ["tier-badge", extraClass] }, outcomeIcon(info.icon), h("span", { class: "tier-label", text: info.label }));
+  paint(badge, info);
+  return badge;
+}
+
+function numberText(key, value) {
+  if (key === "die_rolled") return `d${value}`;
+  if (key === "extreme") return t(`result.extreme.${value}`);
+  return String(value);
+}
+
+function numbers(result) {
+  const list = h("dl", { class: "result-numbers" });
+  list.append(
+    h("div", { class: "number number--margin", dataset: { key: "margin" } }, h("dt", { text: t("result.margin") }), h("dd", { text: formatSigned(result.margin) })),
+  );
+  for (const key of NUMBERS) {
+    const value = result[key];
+    if (value === undefined || value === null || Array.isArray(value) || typeof value === "object") continue;
+    list.append(h("div", { class: "number", dataset: { key } }, h("dt", { text: t(`result.${key}`) }), h("dd", { text: numberText(key, value) })));
+  }
+  return list;
+}
+
+function dieDescription(die) {
+  const face = die.sides === 100 ? `${die.final} (${t("die.tensUnits", d100Parts(die.final))})` : die.final;
+  return t("die.describe", { kind: t(`die.kind.${die.kind}`), sides: die.sides, face });
+}
+
+/**
+ * Draw the dice of one roll result. Returns the tray and the list of {el, face} to animate.
+ * placement: null, or {indexes (die index -> flame number), values, canPlus(i), canMinus(i), onStep(i, delta)}
+ */
+function diceTray(result, placement) {
+  const tray = h("ul", { class: ["dice-tray", result.dice.length <= 3 ? "is-few" : ""], "aria-label": t("result.dice") });
+  const animated = [];
+  const counts = result.successes !== undefined;
+  result.dice.forEach((die, index) => {
+    const el = createDie(die.sides, die.kind);
+    setFace(el, die.final);
+    animated.push({ el, face: die.final });
+    const caption = h("div", { class: "die-caption" });
+    caption.append(h("span", { class: "die-value", text: counts ? t("die.success", { n: die.value }) : t("die.face", { n: die.value }) }));
+    if (die.delta) {
+      caption.append(h("span", { class: ["chip", "chip--delta"], text: `${formatSigned(die.delta)} (${die.rolled}→${die.final})` }));
+    }
+    for (const tag of die.tags || []) {
+      caption.append(h("span", { class: ["chip", `chip--${tag}`], text: t(`die.tag.${tag}`) }));
+    }
+    const cell = h(
+      "li",
+      {
+        class: ["die-cell", `kind--${die.kind}`, ...(die.tags || []).map((tag) => `tag--${tag}`)],
+        dataset: { kind: die.kind, sides: die.sides, face: die.final, rolled: die.rolled, value: die.value, tags: (die.tags || []).join(" "), index },
+      },
+      el,
+      h("span", { class: "visually-hidden", text: dieDescription(die) }),
+      caption,
+    );
+    const flame = placement ? placement.indexes.get(index) : undefined;
+    if (flame !== undefined) {
+      const minus = h("button", { type: "button", class: ["place", "place--minus"], "aria-label": t("placement.minus", { n: flame + 1 }), text: "−" });
+      const plus = h("button", { type: "button", class: ["place", "place--plus"], "aria-label": t("placement.plus", { n: flame + 1 }), text: "+" });
+      minus.disabled = !placement.canMinus(flame);
+      plus.disabled = !placement.canPlus(flame);
+      minus.addEventListener("click", () => placement.onStep(flame, -1));
+      plus.addEventListener("click", () => placement.onStep(flame, 1));
+      cell.classList.add("placeable");
+      cell.append(h("div", { class: "place-controls" }, minus, plus));
+    }
+    tray.append(cell);
+  });
+  return { tray, animated };
+}
+
+function explanation(result, open = true) {
+  const lines = (result.explanations && pick(result.explanations)) || result.explanation || [];
+  if (!lines.length) return null;
+  return h("details", { class: "explanation", open }, h("summary", { text: t("result.explanation") }), h("ol", {}, lines.map((line) => h("li", { text: line }))));
+}
+
+function meta(result) {
+  const parts = [];
+  if (result.seed !== null && result.seed !== undefined) parts.push(`${t("result.seed")} ${result.seed}`);
+  if (result.physical) parts.push(t("result.physical"));
+  return h("p", { class: "result-meta", text: parts.join(" · ") });
+}
+
+/** Placement helpers for a pool-like result: which dice take + / − and how many are left. */
+export function placementModel(system, result, onChange, onReset) {
+  if (!system.fields.some((f) => f.type === "placement") || !Array.isArray(result.placement)) return null;
+  if (!result.augmentations && !result.diminutions) return null; // nothing to place
+  const indexes = new Map();
+  result.dice.forEach((die, i) => {
+    if (PLACEABLE.has(die.kind) && indexes.size < result.placement.length) indexes.set(i, indexes.size);
+  });
+  if (indexes.size === 0) return null;
+  const values = result.placement.slice();
+  const usedAug = values.reduce((sum, v) => sum + Math.max(v, 0), 0);
+  const usedDim = values.reduce((sum, v) => sum + Math.max(-v, 0), 0);
+  const aug = result.augmentations ?? usedAug;
+  const dim = result.diminutions ?? usedDim;
+  const leftAug = aug - usedAug;
+  const leftDim = dim - usedDim;
+  const finals = [...indexes.keys()].map((i) => result.dice[i]);
+  const sides = finals.map((d) => d.sides);
+  return {
+    indexes,
+    values,
+    leftAug,
+    leftDim,
+    canPlus: (n) => (values[n] < 0 ? true : leftAug > 0) && finals[n].final < sides[n],
+    canMinus: (n) => (values[n] > 0 ? true : leftDim > 0) && finals[n].final > 1,
+    onStep: (n, delta) => {
+      const next = values.slice();
+      next[n] += delta;
+      onChange(next);
+    },
+    onReset,
+  };
+}
+
+function placementBox(model) {
+  if (!model) return null;
+  const reset = h("button", { type: "button", class: ["button", "button--ghost", "placement-reset"], text: t("placement.optimal") });
+  reset.addEventListener("click", () => model.onReset());
+  return h(
+    "div",
+    { class: "placement-box" },
+    h("p", { class: "placement-help", text: t("placement.help") }),
+    h("p", { class: "placement-left", text: t("placement.left", { aug: model.leftAug, dim: model.leftDim }) }),
+    reset,
+  );
+}
+
+/** A single roll. Returns {element, dice, announce}. */
+export function renderRoll(system, result, { placement } = {}) {
+  const info = outcomeInfo(system, result.outcome);
+  const card = h("article", { class: ["result-card", "result-card--roll"], dataset: { system: system.id } });
+  paint(card, info);
+  const { tray, animated } = diceTray(result, placement);
+  card.append(
+    h("header", { class: "result-head" }, tierBadge(system, result.outcome, "tier-badge--big"), numbers(result)),
+    tray,
+    placementBox(placement) || "",
+    explanation(result) || "",
+    meta(result),
+  );
+  const announce = t("result.announce", { outcome: info.label, margin: formatSigned(result.margin) });
+  return { element: card, dice: animated, announce };
+}
+
+function sideKey(roll) {
+  for (const key of ["total", "successes", "margin"]) {
+    if (roll[key] !== undefined && roll[key] !== null) return roll[key];
+  }
+  return "—";
+}
+
+/** An opposed roll. Returns {element, dice, announce}. */
+export function renderOppose(system, result) {
+  const winnerText =
+    result.winner === "actor" ? t("result.winnerActor") : result.winner === "opponent" ? t("result.winnerOpponent") : t("result.tie");
+  const card = h("article", { class: ["result-card", "result-card--oppose"], dataset: { system: system.id, winner: result.winner } });
+  const head = h(
+    "header",
+    { class: "oppose-head" },
+    h("p", { class: "winner", text: winnerText }),
+    h("dl", { class: "result-numbers" }, h("div", { class: "number number--margin", dataset: { key: "margin" } }, h("dt", { text: t("result.margin") }), h("dd", { text: String(result.margin) }))),
+  );
+  if (result.winner_outcome) {
+    head.append(h("div", { class: "winner-outcome" }, h("span", { class: "small-label", text: t("result.winnerOutcome") }), tierBadge(system, result.winner_outcome)));
+  }
+  const extra = h("dl", { class: "result-numbers" });
+  if (result.winner_impact !== undefined && result.winner_impact !== null) {
+    extra.append(h("div", { class: "number", dataset: { key: "winner_impact" } }, h("dt", { text: t("result.winnerImpact") }), h("dd", { text: String(result.winner_impact) })));
+  }
+  if (result.ardeur_loss !== undefined && result.ardeur_loss !== null) {
+    extra.append(h("div", { class: "number", dataset: { key: "ardeur_loss" } }, h("dt", { text: t("result.ardeurLoss") }), h("dd", { text: String(result.ardeur_loss) })));
+  }
+  if (extra.children.length) head.append(extra);
+  card.append(head);
+  const sides = h("div", { class: "oppose-sides" });
+  const animated = [];
+  for (const side of ["actor", "opponent"]) {
+    const roll = result[side];
+    const { tray, animated: dice } = diceTray(roll, null);
+    animated.push(...dice);
+    const section = h(
+      "section",
+      { class: ["oppose-side", `oppose-side--${side}`, result.winner === side ? "is-winner" : ""], dataset: { side } },
+      h("h3", { text: t(side === "actor" ? "form.actor" : "form.opponent") }),
+      tierBadge(system, roll.outcome),
+      numbers(roll),
+      tray,
+      explanation(roll, false) || "",
+    );
+    paint(section, outcomeInfo(system, roll.outcome));
+    sides.append(section);
+  }
+  card.append(sides);
+  if (result.rerolls && result.rerolls.length) {
+    card.append(
+      h(
+        "div",
+        { class: "rerolls" },
+        h("h3", { text: t("result.rerolls") }),
+        h("ol", {}, result.rerolls.map((pair, i) => h("li", { text: t("result.reroll", { n: i + 1, actor: sideKey(pair.actor), opponent: sideKey(pair.opponent) }) }))),
+      ),
+    );
+  }
+  card.append(explanation(result) || "", meta({ seed: result.seed ?? result.actor.seed, physical: result.physical ?? result.actor.physical }));
+  const announce = t("result.announceOppose", { winner: winnerText, margin: result.margin });
+  return { element: card, dice: animated, announce };
+}
