@@ -10,6 +10,10 @@ dist/ is a complete static site: the front end from web/, the Pyodide runtime fr
 node_modules/pyodide (npm, pinned in package-lock.json), the micropip wheel (PyPI, cached in
 .cache/wheels) and a pyrules wheel built here from pyrules/ with zipfile. Every URL in it is
 relative, so the folder works under any sub-path (GitHub Pages serves it at /<repo>/).
+
+Once every other file is in place, the build hashes dist/ and writes version.json, the
+precache manifest precache.json and the service worker sw.js (web/sw.js with the build hash
+and the list of files to cache filled in), so each build is its own offline version.
 """
 
 from __future__ import annotations
@@ -77,7 +81,16 @@ TEST_TOOLS = {
 PYTEST_CLOSING = re.compile(
     r"\b(passed|failed|errors?|skipped|deselected|xfailed|xpassed|no tests ran)\b.* in [0-9.]+s\b"
 )
-LINT_PATHS = ("pyrules", "tests", "bench", "build.py")
+LINT_PATHS = ("pyrules", "tests", "bench", "tools", "build.py")
+
+#: Written into dist/ after the rest is hashed: not part of the build hash.
+GENERATED = ("version.json", "precache.json", "sw.js")
+#: Files of dist/ the service worker does not cache: itself, its manifest, GitHub's marker.
+NOT_PRECACHED = ("sw.js", "precache.json", ".nojekyll")
+#: The service worker template in web/ and the two JSON strings build.py replaces in it.
+SW_TEMPLATE = "sw.js"
+SW_BUILD = '"__BUILD__"'
+SW_PRECACHE = '"__PRECACHE__"'
 
 MIME_TYPES = {
     ".wasm": "application/wasm",
@@ -335,8 +348,12 @@ def _web_files(web: Path) -> dict[str, Path]:
     return files
 
 
-def tree_hash(dist: Path, exclude: tuple[str, ...] = ("version.json",)) -> str:
-    """sha256 over the relative path and content of every file of dist/ (16 hex digits)."""
+def tree_hash(dist: Path, exclude: tuple[str, ...] = GENERATED) -> str:
+    """sha256 over the relative path and content of every file of dist/ (16 hex digits).
+
+    The generated files (version.json, precache.json, sw.js) are left out: they are written
+    from this hash.
+    """
     total = hashlib.sha256()
     for path in sorted(p for p in dist.rglob("*") if p.is_file()):
         rel = path.relative_to(dist).as_posix()
@@ -347,6 +364,57 @@ def tree_hash(dist: Path, exclude: tuple[str, ...] = ("version.json",)) -> str:
     return total.hexdigest()[:16]
 
 
+def _write(path: Path, data: bytes) -> int:
+    """Write data to path unless it already holds it; 1 when the file changed."""
+    if path.is_file() and path.read_bytes() == data:
+        return 0
+    _replace(path, lambda tmp: tmp.write_bytes(data))
+    return 1
+
+
+def _integrity(path: Path) -> str:
+    """Subresource-integrity value of a file: "sha256-<base64 digest>"."""
+    digest = hashlib.sha256(path.read_bytes()).digest()
+    return "sha256-" + base64.b64encode(digest).decode("ascii")
+
+
+def service_worker(template: str, build_hash: str, precache: dict[str, str]) -> str:
+    """web/sw.js with the build hash and the {path: integrity} precache map filled in."""
+    for placeholder in (SW_BUILD, SW_PRECACHE):
+        if template.count(placeholder) != 1:
+            raise BuildError(f"web/{SW_TEMPLATE} must hold {placeholder} exactly once")
+    files = json.dumps(precache, indent=2, sort_keys=True)
+    return template.replace(SW_BUILD, json.dumps(build_hash)).replace(SW_PRECACHE, files)
+
+
+def finish_site(dist: Path, info: dict[str, str], template: Path = WEB / SW_TEMPLATE) -> int:
+    """Hash dist/, then write version.json, precache.json and sw.js from that hash.
+
+    info is version.json's content; its "build" is set here. Call it again after changing a
+    file of dist/ and the site becomes a new build. Returns how many files changed.
+    """
+    if not template.is_file():
+        raise BuildError(f"{template} is missing: it is the service worker template")
+    info["build"] = tree_hash(dist)
+    changed = _write(dist / "version.json", (json.dumps(info, indent=2) + "\n").encode())
+    files = sorted(
+        rel
+        for rel in (p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file())
+        if rel not in NOT_PRECACHED
+    )
+    integrity = {rel: _integrity(dist / rel) for rel in files}
+    manifest = {
+        "build": info["build"],
+        "files": files,
+        "integrity": integrity,
+        "bytes": sum((dist / rel).stat().st_size for rel in files),
+    }
+    changed += _write(dist / "precache.json", (json.dumps(manifest, indent=2) + "\n").encode())
+    sw = service_worker(template.read_text(encoding="utf-8"), info["build"], integrity)
+    changed += _write(dist / "sw.js", sw.encode("utf-8"))
+    return changed
+
+
 def build(dist: Path = DIST) -> dict[str, str]:
     """Build (or bring up to date) the static site in dist/. Returns version.json's content."""
     pyodide_dir = ensure_pyodide()
@@ -355,6 +423,9 @@ def build(dist: Path = DIST) -> dict[str, str]:
     version = read_version()
 
     plan: dict[str, Path | bytes] = dict(_web_files(WEB))
+    template = plan.pop(SW_TEMPLATE, None)
+    if not isinstance(template, Path):
+        raise BuildError(f"web/{SW_TEMPLATE} is missing: it is the service worker template")
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
     generated[f"wheels/{name}"] = wheel
@@ -362,7 +433,7 @@ def build(dist: Path = DIST) -> dict[str, str]:
     clashes = sorted(
         rel
         for rel in plan
-        if rel in generated or rel == "version.json" or rel.startswith(("pyodide/", "wheels/"))
+        if rel in generated or rel in GENERATED or rel.startswith(("pyodide/", "wheels/"))
     )
     if clashes:
         raise BuildError(f"web/ must not hold files that the build makes: {', '.join(clashes)}")
@@ -375,13 +446,8 @@ def build(dist: Path = DIST) -> dict[str, str]:
         "micropip": f"wheels/{MICROPIP_WHEEL}",
         "build": "",
     }
-    changed = _sync(dist, plan, keep=("version.json",))
-    info["build"] = tree_hash(dist)
-    text = (json.dumps(info, indent=2) + "\n").encode("utf-8")
-    version_json = dist / "version.json"
-    if not version_json.is_file() or version_json.read_bytes() != text:
-        _replace(version_json, lambda tmp: tmp.write_bytes(text))
-        changed += 1
+    changed = _sync(dist, plan, keep=GENERATED)
+    changed += finish_site(dist, info, template)
     log(
         f"dist/ ready: pyrules {version}, pyodide {info['pyodide']}, build {info['build']}"
         f" ({changed} file(s) changed)"

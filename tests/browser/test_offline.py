@@ -1,0 +1,341 @@
+"""Offline use and safe updates: the service worker, the precache manifest, the PWA files.
+
+The browser tests use a persistent Chromium profile (a temporary user_data_dir), so the
+service worker and its caches outlive the browser, as on a tablet: the app is opened once
+with the server up, the server is then shut down (socket closed, not an emulated offline
+mode) and the app is opened again in a relaunched browser.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shutil
+import struct
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import build
+
+from .conftest import BOOT_TIMEOUT_MS, INIT_SCRIPT, LAUNCH_ARGS, TABLET, App
+
+PREFIX = "/pyrules/"
+READY_OFFLINE = '#pwa-status[data-ready="true"]'
+CONTENT_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".whl": "application/octet-stream",
+    ".zip": "application/zip",
+    ".html": "text/html",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+}
+# What Chromium may log while the server is gone (the update check of sw.js fails).
+OFFLINE_NOISE = ["ERR_CONNECTION_REFUSED", "Failed to update a ServiceWorker", "Failed to load"]
+
+
+def precache(dist: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((dist / "precache.json").read_text(encoding="utf-8"))
+    return data
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def sri(data: bytes) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+
+
+# --------------------------------------------------------------------------- build output
+
+
+def test_precache_manifest_lists_every_file_of_the_build(dist_dir: Path) -> None:
+    info = json.loads((dist_dir / "version.json").read_text())
+    manifest = precache(dist_dir)
+    assert manifest["build"] == info["build"] == build.tree_hash(dist_dir)
+    on_disk = {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()}
+    assert manifest["files"] == sorted(on_disk - {"sw.js", "precache.json", ".nojekyll"})
+    for needed in (
+        "index.html",
+        "version.json",
+        "manifest.webmanifest",
+        "apple-touch-icon.png",
+        "icons/icon-192.png",
+        "icons/maskable-512.png",
+        "js/main.js",
+        "js/worker.js",
+        "js/pwa.js",
+        "css/pwa.css",
+        info["wheel"],
+        info["micropip"],
+        *(f"pyodide/{name}" for name in build.PYODIDE_FILES),
+    ):
+        assert needed in manifest["files"], needed
+    assert manifest["integrity"] == {
+        rel: sri((dist_dir / rel).read_bytes()) for rel in manifest["files"]
+    }
+    assert manifest["bytes"] == sum((dist_dir / rel).stat().st_size for rel in manifest["files"])
+
+
+def test_service_worker_carries_the_build_hash_and_the_file_list(dist_dir: Path) -> None:
+    info = json.loads((dist_dir / "version.json").read_text())
+    template = (build.WEB / "sw.js").read_text()
+    sw = (dist_dir / "sw.js").read_text()
+    assert '"__BUILD__"' in template and '"__PRECACHE__"' in template
+    assert '"__BUILD__"' not in sw and '"__PRECACHE__"' not in sw
+    assert f'const BUILD = "{info["build"]}";' in sw
+    match = re.search(r"^const PRECACHE = (\{.*?^\});$", sw, re.M | re.S)
+    assert match, "no PRECACHE map in dist/sw.js"
+    assert json.loads(match.group(1)) == precache(dist_dir)["integrity"]
+    assert not re.search(r"^\s*(import|export)\b", sw, re.M), "sw.js must stay a classic script"
+
+
+def test_a_changed_file_makes_a_new_build(dist_dir: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(dist_dir, site)
+    info = json.loads((site / "version.json").read_text())
+    old_build, old_sw = info["build"], (site / "sw.js").read_bytes()
+    assert build.finish_site(site, dict(info)) == 0  # nothing changed, nothing rewritten
+    with (site / "css" / "pwa.css").open("a") as f:
+        f.write("/* v2 */\n")
+    assert build.finish_site(site, info) == 3  # version.json, precache.json, sw.js
+    assert info["build"] != old_build
+    assert json.loads((site / "version.json").read_text())["build"] == info["build"]
+    assert precache(site)["build"] == info["build"]
+    assert (site / "sw.js").read_bytes() != old_sw
+    assert precache(site)["integrity"]["css/pwa.css"] == sri((site / "css/pwa.css").read_bytes())
+
+
+def test_manifest_icons_and_head_tags(dist_dir: Path) -> None:
+    manifest = json.loads((dist_dir / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["lang"] == "fr"
+    assert manifest["start_url"] == "./" and manifest["scope"] == "./"
+    assert manifest["display"] == "standalone"
+    assert manifest["short_name"] and len(manifest["short_name"]) <= 12
+    assert "dés" in manifest["name"] and manifest["description"]
+    for key in ("theme_color", "background_color"):
+        assert re.fullmatch(r"#[0-9a-f]{6}", manifest[key]), key
+    pngs = {}
+    for icon in manifest["icons"]:
+        assert not icon["src"].startswith("/"), "icon URLs must be relative (sub-path)"
+        if icon["type"] == "image/png":
+            size = png_size(dist_dir / icon["src"])
+            assert icon["sizes"] == f"{size[0]}x{size[1]}"
+            pngs[(icon["purpose"], size[0])] = icon["src"]
+    assert {("any", 192), ("any", 512), ("maskable", 192), ("maskable", 512)} <= set(pngs)
+    assert png_size(dist_dir / "apple-touch-icon.png") == (180, 180)
+
+    head = (dist_dir / "index.html").read_text(encoding="utf-8").split("</head>")[0]
+    for tag in (
+        '<link rel="manifest" href="manifest.webmanifest">',
+        '<link rel="apple-touch-icon" href="apple-touch-icon.png">',
+        '<meta name="apple-mobile-web-app-capable" content="yes">',
+        '<meta name="apple-mobile-web-app-title" content="pyrules">',
+        '<meta name="apple-mobile-web-app-status-bar-style"',
+        '<meta name="theme-color" content="#1d2440">',
+        '<link rel="stylesheet" href="css/pwa.css">',
+        '<script type="module" src="js/pwa.js"></script>',
+    ):
+        assert tag in head, tag
+
+
+def _get(url: str) -> tuple[int, str, bytes]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.status, response.headers.get("Content-Type", ""), response.read()
+
+
+def test_every_precached_file_is_served_under_a_sub_path(dist_dir: Path) -> None:
+    manifest = precache(dist_dir)
+    with build.serving(dist_dir, prefix=PREFIX) as base:
+        for rel in [*manifest["files"], "sw.js"]:
+            status, ctype, body = _get(base + rel)
+            assert status == 200, rel
+            assert ctype == CONTENT_TYPES[Path(rel).suffix], rel
+            if rel != "sw.js":
+                assert sri(body) == manifest["integrity"][rel], rel
+
+
+# --------------------------------------------------------------------------- in Chromium
+
+
+@pytest.fixture
+def launch(playwright_instance: Any, chromium_path: str) -> Iterator[Any]:
+    """launch(profile_dir) -> a persistent Chromium context (closed after the test)."""
+    contexts: list[Any] = []
+
+    def make(profile: Path) -> Any:
+        context = playwright_instance.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=chromium_path,
+            headless=True,
+            args=LAUNCH_ARGS,
+            viewport=TABLET,
+            reduced_motion="reduce",
+            locale="fr-FR",
+            service_workers="allow",
+        )
+        context.add_init_script(INIT_SCRIPT)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        with contextlib.suppress(Exception):  # already closed by the test
+            context.close()
+
+
+def wait_ready_offline(app: App) -> dict[str, Any]:
+    """Wait for the service worker to be active and every file cached; returns the state."""
+    app.page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    app.page.wait_for_selector(READY_OFFLINE, timeout=BOOT_TIMEOUT_MS)
+    state: dict[str, Any] = app.page.evaluate("() => window.pyrulesOffline.state")
+    return state
+
+
+CACHE_CHECK = """
+async (files) => {
+  const names = await caches.keys();
+  const out = {names, files: {}};
+  for (const name of names) {
+    const cache = await caches.open(name);
+    for (const rel of files) {
+      const hit = await cache.match(new URL(rel, location.href).href);
+      if (hit) out.files[rel] = [hit.status, hit.headers.get("Content-Type")];
+    }
+  }
+  return out;
+}
+"""
+
+
+def test_opens_and_rolls_with_the_server_gone(launch: Any, dist_dir: Path, tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    manifest = precache(dist_dir)
+    with build.serving(dist_dir, prefix=PREFIX) as url:
+        context = launch(profile)
+        app = App(context, url).open()
+        state = wait_ready_offline(app)
+        assert state["build"] == manifest["build"]
+        assert state["online"] is True
+        assert app.page.text_content("#pwa-status") == "Prêt hors ligne"
+        assert app.page.get_attribute("#pwa-status", "role") == "status"
+        # The first install takes control of the open page (no reload for that).
+        app.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        assert app.page.evaluate("() => navigator.serviceWorker.controller.scriptURL") == (
+            url + "sw.js"
+        )
+        cached = app.page.evaluate(CACHE_CHECK, manifest["files"])
+        assert cached["names"] == [f"pyrules:{PREFIX}:{manifest['build']}"]
+        assert set(cached["files"]) == set(manifest["files"])
+        for rel, (status, ctype) in cached["files"].items():
+            assert (status, ctype) == (200, CONTENT_TYPES[Path(rel).suffix]), rel
+        app.check_clean()
+        context.close()
+
+    # The server is shut down and its socket closed: nothing answers any more.
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(url + "version.json", timeout=5)
+
+    app = App(launch(profile), url)
+    app.expected_errors = OFFLINE_NOISE
+    app.open()  # waits for performance.mark("pyrules:ready")
+    assert app.page.evaluate("() => navigator.serviceWorker.controller !== null")
+    answer = app.call({"op": "roll", "system": "d6", "params": {}})
+    assert answer["ok"] is True and answer["result"]["system"] == "d6"
+    app.roll()  # through the interface's Roll button
+    assert app.page.get_attribute("#result", "data-outcome")
+    app.page.wait_for_selector('#pwa-status[data-online="false"][data-ready="true"]')
+    assert app.page.text_content("#pwa-status") == "Hors ligne — prêt"
+    app.screenshot("offline-relaunched")
+    app.check_clean()
+
+
+def _publish(new: Path, site: Path) -> None:
+    """Copy build `new` over the served folder, as a deploy does (changed files get newer
+    mtimes, so If-Modified-Since revalidation sees them even within the same second)."""
+    later = time.time() + 5
+    for path in new.rglob("*"):
+        if not path.is_file():
+            continue
+        target = site / path.relative_to(new)
+        if target.is_file() and target.read_bytes() == path.read_bytes():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        os.utime(target, (later, later))
+
+
+def test_update_banner_switches_build_and_keeps_history(
+    launch: Any, dist_dir: Path, tmp_path: Path
+) -> None:
+    v1, v2, site = tmp_path / "v1", tmp_path / "v2", tmp_path / "site"
+    shutil.copytree(dist_dir, v1)
+    shutil.copytree(dist_dir, v2)
+    with (v2 / "css" / "pwa.css").open("a") as f:
+        f.write("/* version 2 */\n")
+    info2 = json.loads((v2 / "version.json").read_text())
+    build.finish_site(v2, info2)
+    build1 = json.loads((v1 / "version.json").read_text())["build"]
+    assert info2["build"] != build1
+    shutil.copytree(v1, site)
+
+    with build.serving(site) as url:
+        app = App(launch(tmp_path / "profile"), url).open()
+        assert wait_ready_offline(app)["build"] == build1
+        # Things the player keeps: a roll in the history, the language.
+        app.page.click("[data-lang=en]")
+        app.page.wait_for_function(
+            "() => document.getElementById('pwa-status').textContent === 'Ready offline'"
+        )
+        app.roll()
+        kept = app.page.evaluate("() => localStorage.getItem('pyrules:history')")
+        entries = json.loads(kept)
+        assert len(entries) == 1
+
+        _publish(v2, site)
+        app.page.reload()  # opening the app again: still version 1, a new one is found
+        banner = app.page.wait_for_selector(
+            '#pwa-update[data-update="waiting"] button[data-action="update"]',
+            timeout=BOOT_TIMEOUT_MS,
+        )
+        assert banner.text_content() == "Update"
+        assert "New version available" in (app.page.text_content("#pwa-update") or "")
+        assert banner.bounding_box()["height"] >= 44
+        app.screenshot("update-banner")
+
+        navigations: list[str] = []
+        app.page.on(
+            "framenavigated",
+            lambda frame: navigations.append(frame.url) if frame == app.page.main_frame else None,
+        )
+        with app.page.expect_navigation():
+            banner.click()
+        app.wait_ready()
+        assert app.page.evaluate("() => window.pyrules.ready")["build"] == info2["build"]
+        state = wait_ready_offline(app)
+        assert state["build"] == info2["build"] and state["update"] is None
+        names = app.page.evaluate("() => caches.keys()")
+        assert names == [f"pyrules:/:{info2['build']}"]  # the old build's cache is gone
+        assert app.page.evaluate("() => localStorage.getItem('pyrules:history')") == kept
+        assert app.page.locator("#history > li:not(.history-empty)").count() == 1
+        assert app.page.evaluate("() => document.documentElement.lang") == "en"
+        assert navigations == [url], "the page reloads exactly once"
+        app.check_clean()

@@ -1,0 +1,309 @@
+// Offline support, page side: registers the service worker (sw.js), says when the app is
+// ready to work offline, shows when the network is gone, and offers to update when a new
+// build has been published. It only adds its own DOM nodes (a status badge and an update
+// banner), styled by css/pwa.css; no inline styles (CSP).
+//
+// Updates are never forced: a new build installs in the background and waits; the banner
+// "Nouvelle version disponible — Mettre à jour" lets the player choose the moment. The
+// click tells the waiting worker to take over and the page reloads once. localStorage and
+// IndexedDB (history, language, saved characters) are left as they are.
+//
+// Test and scripting hook: window.pyrulesOffline
+//   state      {supported, ready, online, build, update}  (update: null | "waiting" | "reload")
+//   check()    look for a new build now (also probes the network)
+//   update()   what the "Mettre à jour" button does
+
+const FIRST_VISIT_WAIT_MS = 20000; // at most this long for the engine before caching it all
+const CHECK_EVERY_MS = 30 * 60 * 1000; // look for a new build this often while visible
+const STATUS_TIMEOUT_MS = 5000;
+const RELOAD_FALLBACK_MS = 10000;
+
+const TEXT = {
+  fr: {
+    preparing: "Préparation hors ligne…",
+    preparingTitle: "L'application s'enregistre sur cet appareil pour marcher sans réseau.",
+    ready: "Prêt hors ligne",
+    readyTitle: "L'application est enregistrée sur cet appareil : elle s'ouvre et lance les dés sans réseau.",
+    offline: "Hors ligne",
+    offlineTitle: "Pas de réseau, et l'application n'est pas encore enregistrée sur cet appareil.",
+    offlineReady: "Hors ligne — prêt",
+    offlineReadyTitle: "Pas de réseau : tout marche quand même, l'application est enregistrée sur cet appareil.",
+    update: "Nouvelle version disponible",
+    updateButton: "Mettre à jour",
+    updating: "Mise à jour…",
+    later: "Plus tard",
+    updated: "Nouvelle version installée",
+    reload: "Recharger",
+    keep: "L'historique et les réglages sont conservés.",
+  },
+  en: {
+    preparing: "Preparing offline…",
+    preparingTitle: "The app is saving itself on this device to work without a network.",
+    ready: "Ready offline",
+    readyTitle: "The app is saved on this device: it opens and rolls dice without a network.",
+    offline: "Offline",
+    offlineTitle: "No network, and the app is not saved on this device yet.",
+    offlineReady: "Offline — ready",
+    offlineReadyTitle: "No network: everything still works, the app is saved on this device.",
+    update: "New version available",
+    updateButton: "Update",
+    updating: "Updating…",
+    later: "Later",
+    updated: "New version installed",
+    reload: "Reload",
+    keep: "History and settings are kept.",
+  },
+};
+
+const sw = "serviceWorker" in navigator && window.isSecureContext ? navigator.serviceWorker : null;
+
+const state = {
+  supported: sw !== null,
+  ready: false,
+  online: navigator.onLine,
+  reachable: true, // false after a failed network check, until one succeeds
+  build: null,
+  update: null,
+};
+let hadController = Boolean(sw && sw.controller);
+let registration = null;
+let updating = false;
+let reloading = false;
+
+function text(key) {
+  const lang = (document.documentElement.lang || "fr").toLowerCase().startsWith("en") ? "en" : "fr";
+  return TEXT[lang][key];
+}
+
+function el(tag, className, attrs = {}) {
+  const node = document.createElement(tag);
+  node.className = className;
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  return node;
+}
+
+// ---------------------------------------------------------------------------- DOM
+
+const badge = el("p", "pwa-status", { id: "pwa-status", role: "status" });
+const badgeIcon = el("span", "pwa-status-icon", { "aria-hidden": "true" });
+const badgeText = el("span", "pwa-status-text");
+badge.append(badgeIcon, badgeText);
+
+// The live region stays in the page; its content appears when there is something to say.
+const banner = el("div", "pwa-update", { id: "pwa-update", role: "status" });
+
+function mount() {
+  const tools = document.querySelector(".header-tools");
+  if (tools) {
+    tools.prepend(badge);
+  } else {
+    const dock = el("div", "pwa-dock");
+    dock.append(badge);
+    document.body.append(dock);
+  }
+  document.body.append(banner);
+}
+
+function render() {
+  const online = state.online && state.reachable;
+  let key = null;
+  if (!online) key = state.ready ? "offlineReady" : "offline";
+  else if (state.ready) key = "ready";
+  else if (state.supported) key = "preparing";
+  badge.hidden = key === null;
+  badge.dataset.state = !online ? "offline" : state.ready ? "ready" : "preparing";
+  badge.dataset.ready = String(state.ready);
+  badge.dataset.online = String(online);
+  if (state.build) badge.dataset.build = state.build;
+  if (key) {
+    badgeText.textContent = text(key);
+    badge.title = text(`${key}Title`);
+  }
+  renderBanner();
+}
+
+function renderBanner() {
+  banner.dataset.update = state.update || "";
+  if (!state.update) {
+    banner.replaceChildren();
+    return;
+  }
+  const waiting = state.update === "waiting";
+  const message = el("p", "pwa-update-text");
+  const title = el("strong", "pwa-update-title");
+  title.textContent = text(waiting ? "update" : "updated");
+  const keep = el("span", "pwa-update-keep");
+  keep.textContent = text("keep");
+  message.append(title, " ", keep);
+  const primary = el("button", "pwa-button pwa-button--primary", { type: "button", "data-action": "update" });
+  primary.textContent = text(updating ? "updating" : waiting ? "updateButton" : "reload");
+  primary.disabled = updating;
+  primary.addEventListener("click", applyUpdate);
+  const later = el("button", "pwa-button", { type: "button", "data-action": "later" });
+  later.textContent = text("later");
+  later.addEventListener("click", () => {
+    state.update = null;
+    render();
+  });
+  const actions = el("div", "pwa-update-actions");
+  actions.append(primary, later);
+  banner.replaceChildren(message, actions);
+}
+
+// ---------------------------------------------------------------------------- network
+
+function watchNetwork() {
+  window.addEventListener("offline", () => {
+    state.online = false;
+    render();
+  });
+  window.addEventListener("online", () => {
+    state.online = true;
+    state.reachable = true;
+    render();
+    check();
+  });
+}
+
+/** Look for a new build; a failed fetch of sw.js also means the network is gone. */
+async function check() {
+  if (!registration) return;
+  try {
+    await registration.update();
+    state.reachable = true;
+  } catch {
+    state.reachable = false;
+  }
+  state.online = navigator.onLine;
+  render();
+}
+
+// ---------------------------------------------------------------------------- service worker
+
+function ask(worker, message) {
+  return new Promise((resolve, reject) => {
+    const channel = new MessageChannel();
+    const timer = setTimeout(() => reject(new Error("no answer from the service worker")), STATUS_TIMEOUT_MS);
+    channel.port1.onmessage = (event) => {
+      clearTimeout(timer);
+      resolve(event.data);
+    };
+    worker.postMessage(message, [channel.port2]);
+  });
+}
+
+/** Ask the active worker whether every file of its build is in the cache. */
+async function checkStatus() {
+  const worker = registration && registration.active;
+  if (!worker) return;
+  try {
+    const answer = await ask(worker, { type: "status" });
+    state.ready = Boolean(answer && answer.complete);
+    state.build = (answer && answer.build) || null;
+  } catch (error) {
+    console.warn("[pwa]", error);
+  }
+  render();
+  if (state.ready) keepStorage();
+}
+
+/** Installed apps ask the browser not to evict their data under storage pressure. */
+function keepStorage() {
+  const standalone = window.matchMedia("(display-mode: standalone)").matches || navigator.standalone === true;
+  if (!standalone || !navigator.storage || !navigator.storage.persist) return;
+  navigator.storage
+    .persisted()
+    .then((persisted) => persisted || navigator.storage.persist())
+    .catch(() => {});
+}
+
+function track(worker) {
+  if (!worker) return;
+  worker.addEventListener("statechange", () => {
+    if (worker.state === "installed" && sw.controller) {
+      state.update = "waiting"; // a new build, waiting for the player's go-ahead
+      render();
+    } else if (worker.state === "activated") {
+      checkStatus();
+    }
+  });
+}
+
+function reload() {
+  if (reloading) return;
+  reloading = true;
+  window.location.reload();
+}
+
+function applyUpdate() {
+  const waiting = registration && registration.waiting;
+  if (state.update !== "waiting" || !waiting) {
+    reload();
+    return;
+  }
+  updating = true;
+  render();
+  waiting.postMessage({ type: "skip-waiting" });
+  setTimeout(reload, RELOAD_FALLBACK_MS); // in case the controller change never comes
+}
+
+function onControllerChange() {
+  if (updating) {
+    reload(); // this tab asked for the new build: it reloads once, into it
+  } else if (!hadController) {
+    hadController = true; // the first install took control of this page: nothing to reload
+    checkStatus();
+  } else {
+    state.update = "reload"; // another tab switched to the new build
+    render();
+  }
+}
+
+function engineSettled() {
+  const ready = window.pyrules && window.pyrules.ready;
+  const timeout = new Promise((resolve) => setTimeout(resolve, FIRST_VISIT_WAIT_MS));
+  return Promise.race([ready ? Promise.resolve(ready).catch(() => {}) : timeout, timeout]);
+}
+
+async function start() {
+  mount();
+  new MutationObserver(render).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
+  watchNetwork();
+  render();
+  if (!sw) return;
+  sw.addEventListener("controllerchange", onControllerChange);
+  // First visit: let the page download the runtime first; the worker then revalidates the
+  // files (304) instead of downloading the same 13 MB a second time in parallel.
+  if (!hadController) await engineSettled();
+  try {
+    registration = await sw.register("sw.js", { scope: "./", updateViaCache: "none" });
+  } catch (error) {
+    console.warn("[pwa] service worker registration failed:", error);
+    state.supported = false;
+    render();
+    return;
+  }
+  registration.addEventListener("updatefound", () => track(registration.installing));
+  track(registration.installing);
+  track(registration.waiting);
+  if (registration.waiting && sw.controller) state.update = "waiting";
+  sw.ready.then(checkStatus);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") check();
+  });
+  setInterval(() => {
+    if (document.visibilityState === "visible") check();
+  }, CHECK_EVERY_MS);
+  if (hadController) check();
+  render();
+}
+
+window.pyrulesOffline = {
+  get state() {
+    return { ...state, online: state.online && state.reachable };
+  },
+  check,
+  update: applyUpdate,
+};
+
+start();
