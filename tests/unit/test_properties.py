@@ -120,3 +120,10 @@ def test_arbitrary_requests_get_a_result_or_a_structured_error(req: dict[str, An
     if not out["ok"]:
         assert out["error"]["code"] in CODES, out
         assert isinstance(out["error"]["message"], str) and out["error"]["message"]
+        return
+    result = out["result"]
+    expected = {"roll": {"outcome", "success", "margin", "dice", "explanation", "seed"},
+                "odds": {"exact", "probabilities", "margins"},
+                "oppose": {"winner", "margin", "actor", "opponent"},
+                "dice": {"groups"}, "systems": {"systems", "version"}}[req["op"]]
+    assert expected <= set(result), (req, result)
