@@ -17,10 +17,12 @@ from .explain import both
 from .fields import ParamError
 from .i18n import LANGS, message
 from .registry import SYSTEMS, describe
+from .stats import chi_square
 
 MAX_REQUEST = 100_000  # characters
 OPS = ("systems", "roll", "odds", "oppose", "dice", "version", "sources", "combat", "effort",
-       "luck")
+       "luck", "fairness")
+FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
 class ApiError(Exception):
@@ -79,6 +81,8 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
     system = get_system(req.get("system"))
     if op == "luck":
         return luck_json(system, req)
+    if op == "fairness":
+        return fairness_json(system, req)
     if op == "oppose":
         return oppose(system, req, lang)
     params, faces = system.parse(req.get("params"))
@@ -255,3 +259,36 @@ def luck_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
     margins = dict(system.odds(params).margins)
     ranks = [table.percentile(margins, m) for m in raw]
     return {"percentiles": [float(p) for p in ranks], "exact": [str(p) for p in ranks]}
+
+
+def fairness_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
+    """Roll ``n`` times with the engine's own dice and compare with the exact odds."""
+    params, _ = system.parse(req.get("params"))
+    n = req.get("n")
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= FAIRNESS_MAX:
+        raise ApiError("invalid_param", "n", "fairness_n", max=FAIRNESS_MAX)
+    previous = req.get("previous") or {}
+    ids = system.outcome_ids()
+    if not isinstance(previous, dict) or any(
+        k not in ids or isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10**7
+        for k, v in previous.items()
+    ):
+        raise ApiError("invalid_param", "previous", "fairness_previous")
+    seed = get_seed(req.get("seed"))
+    rng = make_rng(seed)
+    counts = {o: int(previous.get(o, 0)) for o in ids}
+    for _ in range(n):
+        counts[system.roll(params, rng).outcome] += 1
+    odds = dict(system.odds(params).outcomes)
+    fit = chi_square(counts, odds)
+    total = sum(counts.values())
+    return {
+        "system": system.id, "seed": seed, "n": n, "total": total,
+        "counts": counts,
+        "expected": {o: float(odds[o]) * total for o in ids},
+        "exact": {o: str(odds[o]) for o in ids},
+        "chi_square": fit.statistic if fit.statistic != float("inf") else None,
+        "dof": fit.dof, "p_value": fit.p_value,
+        "bins": [{"outcomes": label.split("+"), "observed": obs, "expected": exp}
+                 for label, obs, exp in fit.bins],
+    }

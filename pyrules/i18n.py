@@ -126,6 +126,14 @@ ERRORS: dict[str, Text] = {
         "« margins » doit être une liste d'au plus 1000 marges entières.",
         "'margins' must be a list of at most 1000 whole margins.",
     ),
+    "fairness_n": Text(
+        "« n » doit être un nombre de lancers entre 1 et {max}.",
+        "'n' must be a number of rolls between 1 and {max}.",
+    ),
+    "fairness_previous": Text(
+        "« previous » doit associer des issues du système à des nombres de lancers.",
+        "'previous' must map the system's outcomes to numbers of rolls.",
+    ),
     "internal": Text(
         "Erreur interne inattendue : {detail}.", "Unexpected internal error: {detail}."
     ),

@@ -62,3 +62,31 @@ def test_the_check_catches_loaded_dice() -> None:
 def test_an_impossible_outcome_has_p_value_zero() -> None:
     fit = chi_square({"a": 10, "b": 1}, {"a": Fraction(1), "b": Fraction(0)})
     assert fit.p_value == 0.0
+
+
+def test_fairness_op_accumulates_chunks_and_reports_a_p_value() -> None:
+    from .helpers import err, ok
+
+    first = ok({"op": "fairness", "system": "d6", "params": {"difficulty": 7}, "n": 1500,
+                "seed": 3})
+    assert first["total"] == 1500 == sum(first["counts"].values())
+    again = ok({"op": "fairness", "system": "d6", "params": {"difficulty": 7}, "n": 1500,
+                "seed": 3})
+    assert again == first  # the seed replays the whole batch
+    second = ok({"op": "fairness", "system": "d6", "params": {"difficulty": 7}, "n": 1500,
+                 "seed": 4, "previous": first["counts"]})
+    assert second["total"] == 3000
+    assert all(second["counts"][o] >= first["counts"][o] for o in first["counts"])
+    assert 1e-3 < second["p_value"] <= 1
+    assert sum(second["expected"].values()) == pytest.approx(3000)
+    assert err({"op": "fairness", "system": "d6", "n": 5001})["field"] == "n"
+    assert err({"op": "fairness", "system": "d6", "n": 5,
+                "previous": {"nope": 1}})["field"] == "previous"
+
+
+def test_fairness_op_flags_impossible_counts() -> None:
+    from .helpers import ok
+
+    res = ok({"op": "fairness", "system": "steps", "params": {"die": 4, "threshold": 1},
+              "n": 10, "previous": {"failure": 5}})
+    assert res["p_value"] == 0.0  # a failure is impossible at threshold 1
