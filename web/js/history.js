@@ -2,19 +2,23 @@
 // time, system, effective params, outcome, margin and seed, so any roll can be replayed.
 
 import { h, storageGet, storageSet } from "./dom.js";
-import { formatSigned, formatTime, pick, t } from "./i18n.js";
+import { formatSigned, formatTime, lang, pick, t } from "./i18n.js";
 import { summarize } from "./forms.js";
 import { tierBadge } from "./result.js";
 
 const STORAGE_KEY = "pyrules:history";
 const MAX_ENTRIES = 500;
 
-/** Build a history entry from an API request and its answer. */
-export function entryFrom(request, result) {
+/**
+ * Build a history entry from an API request and its answer. `extra` may name who rolled:
+ * {who: {id, name, label}} for a roll, {actorWho, opponentWho} for an opposed roll.
+ */
+export function entryFrom(request, result, extra = {}) {
   const base = {
     id: `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`,
     time: new Date().toISOString(),
     system: request.system,
+    ...extra,
   };
   if (request.op === "oppose") {
     return {
@@ -39,15 +43,24 @@ export function entryFrom(request, result) {
     margin: result.margin,
     seed: result.seed ?? null,
     physical: Boolean(result.physical),
+    ...(result.extreme !== undefined ? { extreme: result.extreme } : {}),
   };
 }
 
+/** "Alice (Épée)" for a {name, label} of who rolled. */
+export function whoText(who) {
+  if (!who || !who.name) return "";
+  return who.label ? `${who.name} (${who.label})` : who.name;
+}
+
 export class History {
-  constructor({ list, count, systems, onReplay }) {
+  constructor({ list, count, systems, onReplay, onShare }) {
     this.list = list;
     this.count = count;
     this.systems = systems; // () => systems description list
     this.onReplay = onReplay;
+    this.onShare = onShare;
+    this.listeners = new Set();
     this.entries = storageGet(STORAGE_KEY, []);
     if (!Array.isArray(this.entries)) this.entries = [];
   }
@@ -55,6 +68,16 @@ export class History {
   save() {
     if (this.entries.length > MAX_ENTRIES) this.entries.length = MAX_ENTRIES;
     storageSet(STORAGE_KEY, this.entries);
+    for (const listener of this.listeners) listener(this.entries);
+  }
+
+  /** Called with the entries after every change (add, update, clear). */
+  onChange(listener) {
+    this.listeners.add(listener);
+  }
+
+  find(id) {
+    return this.entries.find((e) => e.id === id) || null;
   }
 
   system(id) {
@@ -100,18 +123,28 @@ export class History {
     this.updateCount();
   }
 
-  summary(entry) {
+  summary(entry, { withName = true } = {}) {
     const system = this.system(entry.system);
     if (!system) return "";
     if (entry.mode === "oppose") {
-      return t("history.opposed", { actor: summarize(system, entry.actor || {}), opponent: summarize(system, entry.opponent || {}) });
+      // On screen, named sides read "Alice (Épée) contre Brute"; exports keep the numbers.
+      const side = (who, params) => {
+        const text = summarize(system, params || {});
+        return who ? (withName ? `${whoText(who)} — ${text}` : whoText(who)) : text;
+      };
+      return t("history.opposed", { actor: side(entry.actorWho, entry.actor), opponent: side(entry.opponentWho, entry.opponent) });
     }
-    return summarize(system, entry.params || {});
+    const text = summarize(system, entry.params || {});
+    if (!entry.who) return text;
+    const label = entry.who.label ? `${entry.who.label}${lang() === "fr" ? " : " : ": "}${text}` : text;
+    return withName ? `${entry.who.name} · ${label}` : label;
   }
 
   outcomeLabel(entry) {
     const system = this.system(entry.system);
     if (entry.mode === "oppose") {
+      const who = entry.outcome === "actor" ? entry.actorWho : entry.outcome === "opponent" ? entry.opponentWho : null;
+      if (who && who.name) return t("result.winnerNamed", { name: who.name });
       return entry.outcome === "actor" ? t("result.winnerActor") : entry.outcome === "opponent" ? t("result.winnerOpponent") : t("result.tie");
     }
     const outcome = system && system.outcomes.find((o) => o.id === entry.outcome);
@@ -124,23 +157,38 @@ export class History {
     const replay = h("button", { type: "button", class: ["button", "button--small", "history-replay"], "aria-label": t("history.replayLabel", { time }), text: t("history.replay") });
     replay.disabled = !system;
     replay.addEventListener("click", () => this.onReplay(entry));
+    const share = h("button", { type: "button", class: ["button", "button--small", "history-share"], "aria-label": t("share.label", { time }), text: t("share.button") });
+    share.disabled = !system || !this.onShare;
+    share.addEventListener("click", () => this.onShare?.(entry, share));
     const badge =
       entry.mode === "oppose" || !system
         ? h("span", { class: ["tier-badge", "tier-badge--plain"], text: this.outcomeLabel(entry) })
         : tierBadge(system, entry.outcome);
     const metaParts = [`${t("result.margin")} ${entry.mode === "oppose" ? entry.margin : formatSigned(entry.margin)}`];
     metaParts.push(entry.seed !== null && entry.seed !== undefined ? `${t("result.seed")} ${entry.seed}` : t("result.physical"));
+    const luck = entry.mode === "oppose" ? null : entry.luck;
+    if (typeof luck === "number") metaParts.push(t("stats.luckShort", { percent: Math.round(luck * 100) }));
+    const who = entry.mode === "oppose" ? "" : entry.who?.name || "";
     return h(
       "li",
-      { class: ["history-entry", `history-entry--${entry.mode}`], dataset: { id: entry.id, system: entry.system, outcome: entry.outcome, seed: entry.seed ?? "" } },
+      {
+        class: ["history-entry", `history-entry--${entry.mode}`],
+        dataset: { id: entry.id, system: entry.system, outcome: entry.outcome, seed: entry.seed ?? "", who: who, luck: typeof luck === "number" ? String(luck) : "" },
+      },
       h(
         "div",
         { class: "history-main" },
-        h("p", { class: "history-top" }, h("time", { datetime: entry.time, text: time }), h("span", { class: "history-system", text: system ? pick(system.name) : entry.system })),
-        h("p", { class: "history-summary", text: this.summary(entry) }),
+        h(
+          "p",
+          { class: "history-top" },
+          h("time", { datetime: entry.time, text: time }),
+          h("span", { class: "history-system", text: system ? pick(system.name) : entry.system }),
+          who ? h("span", { class: "history-who", text: who }) : null,
+        ),
+        h("p", { class: "history-summary", text: this.summary(entry, { withName: !who && entry.mode !== "oppose" }) }),
       ),
       h("div", { class: "history-outcome" }, badge, h("p", { class: "history-meta", text: metaParts.join(" · ") })),
-      replay,
+      h("div", { class: "history-buttons" }, replay, share),
     );
   }
 

@@ -5,23 +5,35 @@
 //   call(request)  -> Promise of the parsed answer of pyrules.api.handle (object or JSON text)
 //   ready          -> Promise resolved once a roll is possible (also performance mark "pyrules:ready")
 //   nextSeed       -> set to an integer to make the next roll from the interface use that seed
-//                     (also settable with the URL parameter ?seed=N, for the first roll)
+//                     (also settable with the URL parameter ?seed=N, for the first roll);
+//                     quick rolls, opposed rolls between characters and combat actions use it too
+//   views          -> the screen switcher (views.show("characters"), …)
+//
+// Table play (saved characters, combat tracker, statistics, replay links) lives in
+// characters.js, opposition.js, combat.js, stats.js and replay.js; this file wires them.
 
+import { CharactersView } from "./characters.js";
+import { CombatView } from "./combat.js";
 import { tumble } from "./dice.js";
 import { debounce, h, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
 import { Engine } from "./engine.js";
 import { SideForm } from "./forms.js";
-import { entryFrom, History } from "./history.js";
+import { entryFrom, History, whoText } from "./history.js";
 import { applyStatic, formatNumber, lang, onLangChange, pick, setLang, t } from "./i18n.js";
 import { oddsChart } from "./odds.js";
+import { OppositionPanel } from "./opposition.js";
+import { decodeFragment, PREFIX, shareEntry } from "./replay.js";
+import { appliedText, SourcesPanel } from "./sources.js";
 import { placementModel, renderOppose, renderRoll } from "./result.js";
+import { makeLuckRecorder, StatsView } from "./stats.js";
+import { Views } from "./views.js";
 
 const STATE_KEY = "pyrules:state";
 const SYSTEMS_KEY = "pyrules:systems";
 const SIDES = ["actor", "opponent"];
-const BOOT_STEPS = ["runtime", "python", "micropip", "pyrules", "ready"];
+const BOOT_STEPS = ["runtime", "python", "pyrules", "ready"];
 // Share of the progress bar reached when each step starts.
-const BOOT_AT = { worker: 0, version: 2, runtime: 4, python: 72, micropip: 80, pyrules: 88, systems: 96, ready: 100 };
+const BOOT_AT = { worker: 0, version: 2, runtime: 4, python: 72, pyrules: 84, systems: 96, ready: 100 };
 
 const $ = (id) => document.getElementById(id);
 
@@ -37,6 +49,7 @@ const state = {
 };
 const cached = storageGet(SYSTEMS_KEY, null);
 let systems = cached && Array.isArray(cached.systems) ? cached.systems : null;
+let tableInfo = cached && cached.table && typeof cached.table === "object" ? cached.table : null;
 let engineReady = false;
 let forms = { actor: null, opponent: null };
 let current = null; // the roll on the result card: {request, result, entry, base}
@@ -104,9 +117,10 @@ engine.addEventListener("ready", async (event) => {
   }
   window.pyrules.version = event.detail.version;
   const fresh = answer.result.systems;
-  const changed = JSON.stringify(fresh) !== JSON.stringify(systems);
+  const changed = JSON.stringify(fresh) !== JSON.stringify(systems) || JSON.stringify(answer.result.table) !== JSON.stringify(tableInfo);
   systems = fresh;
-  storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh });
+  tableInfo = answer.result.table ?? null;
+  storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh, table: tableInfo });
   if (changed) buildAll();
   engineReady = true;
   showProgress({ step: "ready" });
@@ -115,6 +129,7 @@ engine.addEventListener("ready", async (event) => {
   refresh.flush();
   performance.mark("pyrules:ready");
   resolveAppReady(event.detail);
+  openReplayLink();
 });
 
 // ---------------------------------------------------------------------------- boot panel
@@ -199,11 +214,42 @@ function buildForms() {
     forms[side] = form;
     const title = h("h3", { class: "side-title", text: t(side === "actor" ? "form.actor" : "form.opponent") });
     const section = h("section", { class: ["side", `side--${side}`], dataset: { side } }, title, form.element);
+    if (side === "actor") {
+      const panel = sourcesPanelFor(system);
+      if (panel) section.append(panel.element);
+    }
     section.hidden = side === "opponent" && state.mode !== "oppose";
     holder.append(section);
   }
   liveErrors = new Set();
   applyMode();
+}
+
+/** The pool's "where augmentations come from" helper under the actor's form. */
+let rollSources = null;
+
+function sourcesPanelFor(system) {
+  rollSources = null;
+  if (!tableInfo?.sources || tableInfo.sources.system !== system.id) return null;
+  const ui = sideUI("actor");
+  ui.sources ??= {};
+  const values = (ui.sourcesValues ??= {});
+  values.flame = String(sideValues("actor").flame ?? values.flame ?? 0);
+  rollSources = new SourcesPanel({
+    ctx,
+    prefix: "roll-sources",
+    side: "rsrc",
+    values,
+    ui: ui.sources,
+    onApply: (result) => {
+      forms.actor.load({ augmentations: result.augmentations, diminutions: result.diminutions, modifiers: result.modifiers || "" });
+      saveState();
+      refresh();
+      announce(appliedText(result));
+    },
+    onError: (message) => showFormError(message),
+  });
+  return rollSources;
 }
 
 function buildAll() {
@@ -212,6 +258,7 @@ function buildAll() {
   buildForms();
   if (current) redrawResult();
   history.render();
+  renderTableView();
 }
 
 function applyMode() {
@@ -240,6 +287,10 @@ function updateRollButton() {
 // ---------------------------------------------------------------------------- inputs, odds, dice groups
 
 function onInput(side, field) {
+  if (side === "actor" && field === "flame" && rollSources) {
+    rollSources.form.values.flame = sideValues("actor").flame;
+    rollSources.changed();
+  }
   liveErrors.delete(`${side}:${field}`);
   hideFormError();
   saveState();
@@ -287,7 +338,13 @@ const refresh = debounce(async () => {
         if (form.setError(answer.error.field, answer.error.message)) liveErrors.add(`${side}:${answer.error.field}`);
       }
     }
-    if (dice && dice.ok) form.setDiceGroups(dice.result.groups);
+    if (dice && dice.ok) {
+      // Redrawing the faces boxes must not wipe an error a roll has just put there (the
+      // answer to an earlier refresh can arrive after the roll's).
+      const kept = [...form.controls].filter(([, c]) => c.field.type === "faces" && !c.error.hidden).map(([name, c]) => [name, c.error.textContent]);
+      form.setDiceGroups(dice.result.groups);
+      for (const [name, message] of kept) form.setError(name, message);
+    }
     if (odds.ok) charts.push({ side, odds: odds.result });
     else keep();
   }
@@ -380,7 +437,11 @@ async function roll() {
   await send(request, { animate: true });
 }
 
-async function send(request, { animate }) {
+/**
+ * Ask the engine, then show the roll. replay: the payload of a replay link (the result is
+ * marked "Rejeu" and not recorded unless the user asks); extra: who rolled (history).
+ */
+async function send(request, { animate, replay = null, extra = {} }) {
   setBusy(true);
   let answer;
   try {
@@ -389,19 +450,36 @@ async function send(request, { animate }) {
     setBusy(false);
   }
   if (!answer.ok) {
-    showApiError(answer.error);
-    return;
+    if (replay) showFormError(t("replay.failed", { message: answer.error.message }));
+    else showApiError(answer.error);
+    return false;
   }
-  const entry = entryFrom(request, answer.result);
-  current = { request, result: answer.result, entry, base: answer.result };
-  present({ animate, onLanded: () => history.add(entry) });
+  if (!replay) dropReplayHash();
+  const entry = entryFrom(request, answer.result, extra);
+  current = { request, result: answer.result, entry, base: answer.result, replay, recorded: !replay };
+  present({
+    animate,
+    onLanded: replay
+      ? null
+      : () => {
+          history.add(entry);
+          recordLuck(entry, answer.result);
+        },
+  });
+  return true;
+}
+
+function names() {
+  const { entry } = current;
+  if (current.request.op !== "oppose" || (!entry.actorWho && !entry.opponentWho)) return undefined;
+  return { actor: entry.actorWho?.name, opponent: entry.opponentWho?.name };
 }
 
 function present({ animate, onLanded }) {
   const system = currentSystem();
-  const view = current.request.op === "oppose" ? renderOppose(system, current.result) : renderRoll(system, shownResult(), { placement: placementFor(system) });
+  const view = current.request.op === "oppose" ? renderOppose(system, current.result, { names: names() }) : renderRoll(system, shownResult(), { placement: placementFor(system) });
   const area = $("result");
-  area.replaceChildren(view.element);
+  area.replaceChildren(...(current.replay ? [replayBanner()] : current.entry.who ? [whoLine(current.entry.who)] : []), view.element);
   area.dataset.shown = String(Number(area.dataset.shown || 0) + 1);
   area.dataset.outcome = current.request.op === "oppose" ? current.result.winner : current.result.outcome;
   if (!animate) {
@@ -516,8 +594,10 @@ async function placeNow(placement) {
   }
   const replayParams = { ...(base.physical ? params : base.params), placement };
   const updated = { ...entry, params: replayParams, outcome: answer.result.outcome, margin: answer.result.margin };
-  current = { request, result: answer.result, entry: updated, base };
+  delete updated.luck;
+  current = { ...current, request, result: answer.result, entry: updated, base };
   history.update(updated);
+  if (current.recorded) recordLuck(updated);
   present({ animate: false });
   announce(t("result.announce", { outcome: pick(system.outcomes.find((o) => o.id === answer.result.outcome)?.label), margin: answer.result.margin }));
 }
@@ -529,10 +609,12 @@ const history = new History({
   count: $("history-count"),
   systems: () => systems,
   onReplay: replay,
+  onShare: (entry) => shareEntry(entry),
 });
 
 function replay(entry) {
   if (!engineReady || !systems.some((s) => s.id === entry.system)) return;
+  views.show("roll");
   finishAnimation();
   state.system = entry.system;
   state.mode = entry.mode === "oppose" ? "oppose" : "single";
@@ -555,7 +637,118 @@ function replay(entry) {
   if (entry.seed !== null && entry.seed !== undefined) request.seed = entry.seed;
   refresh();
   window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "auto" : "smooth" });
-  send(request, { animate: true });
+  const extra = {};
+  for (const key of ["who", "actorWho", "opponentWho"]) if (entry[key]) extra[key] = entry[key];
+  send(request, { animate: true, extra });
+}
+
+// ---------------------------------------------------------------------------- replay links
+
+function dropReplayHash() {
+  if (location.hash.startsWith(PREFIX)) window.history.replaceState(null, "", location.pathname + location.search);
+}
+
+/** Show the roll carried by a #replay= link, marked as a replay, not recorded. */
+function openReplayLink() {
+  if (!location.hash.startsWith(PREFIX) || !engineReady) return;
+  const payload = decodeFragment(location.hash);
+  views.show("roll");
+  if (!payload || !systems.some((s) => s.id === payload.system)) {
+    clearResult();
+    showFormError(t("replay.invalid"));
+    return;
+  }
+  finishAnimation();
+  hideFormError();
+  state.system = payload.system;
+  state.mode = payload.mode === "oppose" ? "oppose" : "single";
+  state.physical = payload.seed === null;
+  buildSystemPicker();
+  buildForms();
+  const strip = (params) => Object.fromEntries(Object.entries(params || {}).filter(([, v]) => v !== null));
+  let request;
+  const extra = {};
+  if (payload.mode === "oppose") {
+    forms.actor.load(payload.actor);
+    forms.opponent.load(payload.opponent);
+    request = { op: "oppose", system: payload.system, actor: strip(payload.actor), opponent: strip(payload.opponent), lang: lang() };
+    if (payload.actorWho) extra.actorWho = payload.actorWho;
+    if (payload.opponentWho) extra.opponentWho = payload.opponentWho;
+  } else {
+    forms.actor.load(payload.params);
+    request = { op: "roll", system: payload.system, params: strip(payload.params), lang: lang() };
+    if (payload.who) extra.who = payload.who;
+  }
+  if (payload.seed !== null) request.seed = payload.seed;
+  applyMode();
+  saveState();
+  refresh();
+  send(request, { animate: true, replay: payload, extra });
+}
+
+function replayBanner() {
+  const add = h("button", { type: "button", class: ["button", "button--small"], id: "replay-add", text: t(current.recorded ? "replay.added" : "replay.add") });
+  add.disabled = current.recorded;
+  add.addEventListener("click", () => {
+    if (!current || current.recorded) return;
+    current.recorded = true;
+    history.add(current.entry);
+    recordLuck(current.entry, current.result);
+    add.disabled = true;
+    add.textContent = t("replay.added");
+    announce(t("replay.added"));
+  });
+  const who = whoText(current.entry.who) || [current.entry.actorWho, current.entry.opponentWho].filter(Boolean).map(whoText).join(" / ");
+  return h(
+    "div",
+    { class: "replay-banner", id: "replay-banner", role: "note" },
+    h("span", { class: "replay-badge", text: t("replay.badge") }),
+    h("p", { class: "replay-text", text: who ? t("replay.textWho", { who }) : t("replay.text") }),
+    add,
+  );
+}
+
+function whoLine(who) {
+  return h("p", { class: "quick-title", text: whoText(who) });
+}
+
+// ---------------------------------------------------------------------------- table play screens
+
+function announceText(text) {
+  announce(text);
+}
+
+const ctx = {
+  engine,
+  systems: () => systems,
+  table: () => tableInfo,
+  history,
+  announce: announceText,
+  takeSeed,
+  recordLuck: (entry, result) => recordLuck(entry, result),
+  showView: (name) => views.show(name),
+};
+const recordLuck = makeLuckRecorder(ctx);
+const characters = new CharactersView(ctx, $("view-characters"));
+characters.opposition = new OppositionPanel(ctx, characters);
+const combat = new CombatView(ctx, $("view-combat"), characters);
+const stats = new StatsView(ctx, $("view-stats"));
+const views = new Views($("view-tabs"), (name) => {
+  // The history list is one element: shown under the roller, or alone on its own screen.
+  const panel = $("history-panel");
+  const home = name === "history" ? $("view-history") : $("view-roll");
+  if (panel.parentElement !== home) home.append(panel);
+  renderTableView(false);
+});
+window.pyrules.views = views;
+
+/** Draw the table-play screen on show (force: the language or the systems changed). */
+function renderTableView(force = true) {
+  const name = views.current;
+  if (name === "characters") {
+    if (force || characters.renderedLang !== lang()) characters.render();
+  } else if (name === "combat") combat.render();
+  else if (name === "stats") stats.render();
 }
 
 // ---------------------------------------------------------------------------- wiring
@@ -603,6 +796,7 @@ function wire() {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") saveState.flush();
   });
+  window.addEventListener("hashchange", () => openReplayLink());
   $("export-json").addEventListener("click", () => history.exportJSON());
   $("export-csv").addEventListener("click", () => history.exportCSV());
   const dialog = $("confirm-clear");
@@ -625,9 +819,11 @@ function init() {
   wire();
   clearResult();
   drawOdds();
+  views.show(location.hash.startsWith(PREFIX) ? "roll" : views.initial());
   if (systems) buildAll();
   else history.render();
   applyMode();
+  characters.load();
   engine.start();
 }
 

@@ -172,10 +172,20 @@ function sideKey(roll) {
   return "—";
 }
 
-/** An opposed roll. Returns {element, dice, announce}. */
-export function renderOppose(system, result) {
+/**
+ * An opposed roll. Returns {element, dice, announce}. names: optional {actor, opponent}
+ * (characters' names) used instead of "Actor" / "Opponent".
+ */
+export function renderOppose(system, result, { names } = {}) {
+  const named = (side) => names && names[side];
   const winnerText =
-    result.winner === "actor" ? t("result.winnerActor") : result.winner === "opponent" ? t("result.winnerOpponent") : t("result.tie");
+    result.winner === "tie"
+      ? t("result.tie")
+      : named(result.winner)
+        ? t("result.winnerNamed", { name: named(result.winner) })
+        : result.winner === "actor"
+          ? t("result.winnerActor")
+          : t("result.winnerOpponent");
   const card = h("article", { class: ["result-card", "result-card--oppose"], dataset: { system: system.id, winner: result.winner } });
   const head = h(
     "header",
@@ -204,7 +214,7 @@ export function renderOppose(system, result) {
     const section = h(
       "section",
       { class: ["oppose-side", `oppose-side--${side}`, result.winner === side ? "is-winner" : ""], dataset: { side } },
-      h("h3", { text: t(side === "actor" ? "form.actor" : "form.opponent") }),
+      h("h3", { text: named(side) || t(side === "actor" ? "form.actor" : "form.opponent") }),
       tierBadge(system, roll.outcome),
       numbers(roll),
       tray,

@@ -1,0 +1,619 @@
+"""Table play, characters: create / edit / duplicate / delete, quick rolls into the history,
+d6 exceptional efforts, the pool's augmentation sources, opposed rolls between characters,
+export and import (all or nothing), what survives a reload, and the screens at tablet and
+phone sizes (screenshots in test-output/screenshots/)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import App, local_handle
+from .test_layout import SMALL_TARGETS
+
+SYSTEMS = local_handle({"op": "systems"})["result"]
+D6_DEFAULTS = {
+    f["name"]: f["default"] for f in SYSTEMS["systems"][1]["fields"] if f["type"] != "faces"
+}
+SIZES = [("tablet-landscape", 1024, 768), ("tablet-portrait", 768, 1024), ("phone", 360, 740)]
+
+
+@pytest.fixture(scope="module")
+def app(new_app: Any, site: str) -> Iterator[App]:
+    app = new_app(site)
+    app.open()
+    yield app
+    app.context.close()
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def show(app: App, view: str) -> None:
+    app.page.click(f"#tab-{view}")
+    app.page.wait_for_selector(f"#view-{view}:not([hidden])")
+
+
+def names(app: App) -> list[str]:
+    return app.page.eval_on_selector_all(
+        "#char-list .char-card-name", "nodes => nodes.map(n => n.textContent)"
+    )
+
+
+def pick_character(app: App, name: str) -> None:
+    app.page.click(f"#char-list .char-card:has(.char-card-name:text-is('{name}'))")
+    app.page.wait_for_selector(f"#char-detail .sheet-name:text-is('{name}')")
+
+
+def history_entries(app: App) -> list[dict[str, Any]]:
+    return app.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')")
+
+
+def stored_characters(app: App) -> list[dict[str, Any]]:
+    return app.page.evaluate(
+        """() => new Promise((resolve, reject) => {
+            const open = indexedDB.open('pyrules');
+            open.onsuccess = () => {
+              const req = open.result.transaction('characters').objectStore('characters').getAll();
+              req.onsuccess = () => { resolve(req.result); open.result.close(); };
+              req.onerror = () => reject(req.error);
+            };
+            open.onerror = () => reject(open.error);
+        })"""
+    )
+
+
+def wait_history(app: App, count: int) -> None:
+    app.page.wait_for_function(
+        "(n) => document.querySelectorAll('#history .history-entry').length === n", arg=count
+    )
+
+
+def create_d6(
+    app: App, name: str, *, pc: bool, flame: int, entries: list[tuple[str, int, int]]
+) -> None:
+    page = app.page
+    page.click("#char-new")
+    page.fill("#char-name", name)
+    page.click("label[for=char-system-d6]")
+    if not pc:
+        page.click("label[for=char-pc]")
+    page.fill("#f-stats-d6-flame", str(flame))
+    for index, (label, attribute, skill) in enumerate(entries):
+        page.click("#entry-add")
+        page.fill(f"#entry-label-{index}", label)
+        page.fill(f"#f-e{index}-d6-attribute", str(attribute))
+        page.fill(f"#f-e{index}-d6-skill", str(skill))
+    page.click("#char-save")
+    page.wait_for_selector(f"#char-detail .sheet-name:text-is('{name}')")
+
+
+def d6_params(attribute: int, skill: int, *, flame: int, pc: bool, **extra: Any) -> dict[str, Any]:
+    params = {**D6_DEFAULTS, "attribute": attribute, "skill": skill, "flame": flame, "pc": pc}
+    params.update(extra)
+    return params
+
+
+def open_situation(app: App) -> None:
+    app.page.evaluate("() => { document.getElementById('situation').open = true; }")
+
+
+def check_screen(app: App, label: str) -> None:
+    page = app.page
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{label}: horizontal scroll of {overflow}px"
+    small = page.evaluate(SMALL_TARGETS)
+    assert small == [], f"{label}: touch targets under 44 px: {small}"
+
+
+# ------------------------------------------------------------------------------ tests
+
+
+def test_create_edit_duplicate_delete(app: App) -> None:
+    page = app.page
+    show(app, "characters")
+    assert page.get_attribute("#tab-characters", "aria-selected") == "true"
+    assert page.is_hidden("#view-roll")
+    assert page.text_content("#char-list .char-empty") == "Aucun personnage enregistré."
+    # A name is required; the error sits next to the field.
+    page.click("#char-new")
+    page.click("#char-save")
+    assert page.text_content("#char-name-error") == "Donnez un nom au personnage."
+    assert page.get_attribute("#char-name", "aria-invalid") == "true"
+    page.click("#char-cancel")
+    create_d6(app, "Darate", pc=True, flame=2, entries=[("Épée", 4, 3), ("Perception", 2, 1)])
+    assert names(app) == ["Darate"]
+    assert page.text_content("#chars-message") == "« Darate » enregistré."
+    stats = page.eval_on_selector_all(
+        "#char-detail .sheet-stat",
+        "s => s.map(x => [x.dataset.stat, x.querySelector('dd').textContent])",
+    )
+    assert stats == [["flame", "2"], ["clarity", "2"], ["efforts_used", "0"]]
+    labels = page.eval_on_selector_all(
+        "#char-detail .entry-roll-label", "n => n.map(x => x.textContent)"
+    )
+    assert labels == ["Épée", "Perception"]
+    # Edit: rename, change a skill; an out-of-range value is refused by the engine's check.
+    page.click("#char-edit")
+    page.fill("#char-name", "Darate le Brave")
+    page.click("#entry-editors li >> nth=0 >> summary")
+    page.fill("#f-e0-d6-attribute", "12")
+    page.click("#char-save")
+    page.locator("#f-e0-d6-attribute-error").wait_for(state="visible")
+    assert page.text_content("#editor-error").startswith("« Darate le Brave », « Épée » : ")
+    page.fill("#f-e0-d6-attribute", "5")
+    page.click("#char-save")
+    page.wait_for_selector("#char-detail .sheet-name:text-is('Darate le Brave')")
+    assert names(app) == ["Darate le Brave"]
+    stored = stored_characters(app)
+    assert len(stored) == 1
+    assert stored[0]["entries"][0]["params"]["attribute"] == 5
+    assert stored[0]["stats"] == {"flame": 2, "clarity": 2, "efforts_used": 0}
+    # Duplicate, then delete the copy (asks first).
+    page.click("#char-duplicate")
+    page.wait_for_selector("#char-detail .sheet-name:text-is('Darate le Brave (copie)')")
+    assert names(app) == ["Darate le Brave", "Darate le Brave (copie)"]
+    ids = {c["id"] for c in stored_characters(app)}
+    assert len(ids) == 2
+    page.click("#char-delete")
+    page.click("#confirm-action button[value=cancel]")
+    assert names(app) == ["Darate le Brave", "Darate le Brave (copie)"]
+    page.click("#char-delete")
+    page.click("#confirm-action-button")
+    page.wait_for_function("() => document.querySelectorAll('#char-list .char-item').length === 1")
+    assert names(app) == ["Darate le Brave"]
+    assert [c["name"] for c in stored_characters(app)] == ["Darate le Brave"]
+    # Put the name back for the next tests.
+    pick_character(app, "Darate le Brave")
+    page.click("#char-edit")
+    page.fill("#char-name", "Darate")
+    page.click("#char-save")
+    page.wait_for_selector("#char-detail .sheet-name:text-is('Darate')")
+
+
+def test_quick_roll_lands_in_history_with_the_name(app: App) -> None:
+    page = app.page
+    pick_character(app, "Darate")
+    before = len(history_entries(app))
+    app.set_seed(77)
+    # A situation modifier: a harder difficulty for this roll (shown in the folded summary).
+    assert not page.is_visible("#f-sit-d6-difficulty")
+    page.click("#situation > summary")
+    page.fill("#f-sit-d6-difficulty", "11")
+    assert page.text_content("#situation-active") == "en cours : Difficulté 11"
+    page.click("#char-detail .entry-roll:has-text('Épée')")
+    wait_history(app, before + 1)
+    expected = local_handle(
+        {
+            "op": "roll",
+            "system": "d6",
+            "params": d6_params(5, 3, flame=2, pc=True, difficulty=11),
+            "seed": 77,
+        }
+    )["result"]
+    shown = page.eval_on_selector(
+        "#quick-result",
+        """(r) => ({outcome: r.querySelector('.result-card').dataset.outcome,
+                   title: r.querySelector('.quick-title').textContent,
+                   faces: [...r.querySelectorAll('.die-cell')]
+                       .map(d => Number(d.dataset.face))})""",
+    )
+    assert shown == {
+        "outcome": expected["outcome"],
+        "title": "Darate — Épée",
+        "faces": [d["final"] for d in expected["dice"]],
+    }
+    entry = history_entries(app)[0]
+    assert entry["who"]["name"] == "Darate" and entry["who"]["label"] == "Épée"
+    assert entry["seed"] == 77 and entry["outcome"] == expected["outcome"]
+    assert entry["params"]["difficulty"] == 11 and entry["params"]["attribute"] == 5
+    first = page.locator("#history .history-entry >> nth=0")
+    assert first.get_attribute("data-who") == "Darate"
+    assert first.locator(".history-who").text_content() == "Darate"
+    assert first.locator(".history-summary").text_content().startswith("Épée : ")
+    page.click("#situation-reset")
+    assert page.input_value("#f-sit-d6-difficulty") == ""
+    assert page.text_content("#situation-active") == ""
+
+
+def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
+    page = app.page
+    pick_character(app, "Darate")
+    assert page.text_content("#efforts-count") == "2 disponible(s) sur 2 aujourd’hui"
+    assert page.is_disabled("#efforts-rest")
+    open_situation(app)
+    page.click("label[for=f-sit-d6-effort]")
+    before = len(history_entries(app))
+    for left in (1, 0):
+        app.set_seed(10 + left)
+        page.click("#char-detail .entry-roll:has-text('Perception')")
+        page.wait_for_selector(f"#efforts[data-available='{left}']")
+        wait_history(app, before + 1)
+        before += 1
+    entry = history_entries(app)[0]
+    assert entry["params"]["effort"] is True
+    assert len(page.locator("#quick-result .die-cell").all()) == 2  # effort: one more d6
+    assert stored_characters(app)[0]["stats"]["efforts_used"] == 2
+    # None left: refused with the engine's message, no roll, nothing in the history.
+    page.click("#char-detail .entry-roll:has-text('Perception')")
+    page.locator("#quick-error").wait_for(state="visible")
+    message = local_handle({"op": "effort", "params": {"flame": 2, "used": 2, "action": "use"}})
+    assert page.text_content("#quick-error") == message["error"]["message"]
+    page.wait_for_timeout(200)
+    assert len(history_entries(app)) == before
+    # A night's rest gives them back (and survives a reload).
+    page.click("#efforts-rest")
+    page.wait_for_selector("#efforts[data-available='2']")
+    assert page.text_content("#efforts-count") == "2 disponible(s) sur 2 aujourd’hui"
+    assert stored_characters(app)[0]["stats"]["efforts_used"] == 0
+    open_situation(app)
+    page.click("label[for=f-sit-d6-effort]")
+
+
+def test_pool_sources_panel_applies_its_totals(app: App) -> None:
+    page = app.page
+    page.click("#char-new")
+    page.fill("#char-name", "Nahel")
+    page.click("label[for=char-system-pool]")
+    page.fill("#f-stats-pool-flame", "2")
+    page.fill("#f-stats-pool-aspect", "2")
+    page.fill("#f-stats-pool-dark_aspect", "1")
+    page.click("#entry-add")
+    page.fill("#entry-label-0", "Escrime")
+    page.fill("#f-e0-pool-pot", "7")
+    page.click("label[for=f-x0-pool-specialty]")
+    page.click("#char-save")
+    page.wait_for_selector("#char-detail .sheet-name:text-is('Nahel')")
+    page.click("#sources-panel > summary")
+    page.fill("#f-src-pool-rewards", "1")
+    page.fill("#f-src-pool-eclat_flame_dice", "1")
+    params = {
+        "flame": 2,
+        "aspect": 2,
+        "dark_aspect": 1,
+        "linked": True,
+        "specialty": True,
+        "rewards": 1,
+        "plain_roll": False,
+        "eclat_flame_dice": 1,
+        "eclat_augmentations": 0,
+    }
+    expected = local_handle({"op": "sources", "params": params})["result"]
+    page.wait_for_function(
+        "(m) => document.getElementById('sources-totals').dataset.modifiers === m",
+        arg=expected["modifiers"],
+    )
+    sources = page.eval_on_selector_all(
+        "#sources-list .source",
+        """(items) => items.map((li) => [li.dataset.source, Number(li.dataset.augmentations),
+            Number(li.dataset.diminutions), li.querySelector('.source-text').textContent])""",
+    )
+    assert sources == [
+        [s["id"], s["augmentations"], s["diminutions"], s["explanations"]["fr"][0]]
+        for s in expected["sources"]
+    ]
+    assert page.text_content("#sources-totals") == (
+        f"Total : {expected['augmentations']} augmentation(s), {expected['diminutions']} "
+        f"diminution(s), modificateur {expected['modifiers']}."
+    )
+    page.click("#sources-apply")
+    assert page.is_visible("#f-sit-pool-augmentations")  # the situation opens to show them
+    assert page.input_value("#f-sit-pool-augmentations") == str(expected["augmentations"])
+    assert page.input_value("#f-sit-pool-diminutions") == str(expected["diminutions"])
+    assert page.input_value("#f-sit-pool-modifiers") == expected["modifiers"]
+    before = len(history_entries(app))
+    app.set_seed(5)
+    page.click("#char-detail .entry-roll:has-text('Escrime')")
+    wait_history(app, before + 1)
+    entry = history_entries(app)[0]
+    roll = {
+        "pot": 7,
+        "flame": 2,
+        "augmentations": expected["augmentations"],
+        "diminutions": expected["diminutions"],
+        "modifiers": expected["modifiers"],
+    }
+    assert {k: entry["params"][k] for k in roll} == roll
+    result = local_handle({"op": "roll", "system": "pool", "params": roll, "seed": 5})["result"]
+    assert entry["outcome"] == result["outcome"]
+    assert page.get_attribute("#quick-result .result-card", "data-outcome") == result["outcome"]
+    page.click("#situation-reset")
+
+
+def test_opposed_d6_pc_beats_npc_on_a_tie_with_physical_faces(app: App) -> None:
+    page = app.page
+    pick_character(app, "Darate")
+    page.click("#char-oppose")
+    page.wait_for_selector("#oppc-opponent-char")
+    assert page.input_value("#oppc-actor-char") == page.get_attribute(
+        "#char-list .char-card[aria-current=true] >> xpath=..", "data-id"
+    )
+    # The only other d6 character does not exist: the opponent is a quick NPC.
+    assert page.input_value("#oppc-opponent-char") == "npc"
+    page.select_option("#oppc-actor-entry", label="Épée")
+    page.fill("#oppc-npc-name", "Brute")
+    page.fill("#f-npc-d6-attribute", "5")
+    page.fill("#f-npc-d6-skill", "3")
+    assert not page.is_checked("#f-npc-d6-pc")
+    page.click("label[for=oppc-physical]")
+    page.wait_for_selector("label[for=f-oppc-actor-d6-dice]:has-text('1 × d6')")
+    page.fill("#f-oppc-actor-d6-dice", "3")
+    page.fill("#f-oppc-opponent-d6-dice", "3")
+    before = len(history_entries(app))
+    page.click("#oppc-roll")
+    wait_history(app, before + 1)
+    expected = local_handle(
+        {
+            "op": "oppose",
+            "system": "d6",
+            "actor": d6_params(5, 3, flame=2, pc=True, dice=[3]),
+            "opponent": d6_params(5, 3, flame=2, pc=False, dice=[3]),
+        }
+    )["result"]
+    assert expected["winner"] == "actor" and expected["margin"] == 0
+    card = page.locator("#oppc-result .result-card--oppose")
+    assert card.get_attribute("data-winner") == "actor"
+    assert card.locator(".winner").text_content() == "Darate l’emporte"
+    assert card.locator(".oppose-side--actor h3").text_content() == "Darate"
+    assert card.locator(".oppose-side--opponent h3").text_content() == "Brute"
+    entry = history_entries(app)[0]
+    assert entry["mode"] == "oppose" and entry["outcome"] == "actor" and entry["physical"]
+    assert entry["actorWho"]["name"] == "Darate" and entry["opponentWho"]["name"] == "Brute"
+    assert entry["actor"]["dice"] == "3" and entry["opponent"]["pc"] is False
+    badge = page.text_content("#history .history-entry >> nth=0 >> .tier-badge")
+    assert badge == "Darate l’emporte"
+    page.click("label[for=oppc-physical]")
+
+
+def test_opposed_roll_between_two_characters_shows_rerolls(app: App) -> None:
+    page = app.page
+    show(app, "characters")
+    create_d6(app, "Garde", pc=False, flame=1, entries=[("Hallebarde", 4, 2)])
+    page.click("#char-oppose")
+    page.select_option("#oppc-opponent-char", label="Darate")
+    page.select_option("#oppc-opponent-entry", label="Perception")
+    actor = d6_params(4, 2, flame=1, pc=False)
+    opponent = d6_params(2, 1, flame=2, pc=True)
+    # Both sides have pc set from their sheet: NPC guard against PC Darate.
+    seed = 3
+    expected = local_handle(
+        {"op": "oppose", "system": "d6", "actor": actor, "opponent": opponent, "seed": seed}
+    )["result"]
+    app.set_seed(seed)
+    before = len(history_entries(app))
+    page.click("#oppc-roll")
+    wait_history(app, before + 1)
+    card = page.locator("#oppc-result .result-card--oppose")
+    assert card.get_attribute("data-winner") == expected["winner"]
+    assert card.locator(".rerolls li").count() == len(expected["rerolls"])
+    faces = page.eval_on_selector_all(
+        "#oppc-result .oppose-side--actor .die-cell", "d => d.map(x => Number(x.dataset.face))"
+    )
+    assert faces == [d["final"] for d in expected["actor"]["dice"]]
+    # Two NPCs tie and reroll: a quick NPC against the guard, with a seed that ties first.
+    page.select_option("#oppc-opponent-char", value="npc")
+    page.fill("#f-npc-d6-attribute", "4")
+    page.fill("#f-npc-d6-skill", "2")
+    page.fill("#f-npc-d6-flame", "1")
+    npc = d6_params(4, 2, flame=1, pc=False)
+    seed = next(
+        s
+        for s in range(200)
+        if local_handle(
+            {"op": "oppose", "system": "d6", "actor": actor, "opponent": npc, "seed": s}
+        )["result"]["rerolls"]
+    )
+    expected = local_handle(
+        {"op": "oppose", "system": "d6", "actor": actor, "opponent": npc, "seed": seed}
+    )["result"]
+    app.set_seed(seed)
+    page.click("#oppc-roll")
+    wait_history(app, before + 2)
+    card = page.locator("#oppc-result .result-card--oppose")
+    assert card.get_attribute("data-winner") == expected["winner"]
+    assert card.locator(".rerolls li").count() == len(expected["rerolls"]) > 0
+
+
+def test_export_import_round_trip_and_bad_file_refused(app: App, tmp_path: Path) -> None:
+    page = app.page
+    show(app, "characters")
+    before = stored_characters(app)
+    with page.expect_download() as info:
+        page.click("#chars-export")
+    download = info.value
+    assert download.suggested_filename.startswith("pyrules-personnages-")
+    data = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert data["format"] == "pyrules-characters" and data["version"] == 1
+    by_id = {c["id"]: c for c in before}
+    assert {c["id"] for c in data["characters"]} == set(by_id)
+    for character in data["characters"]:
+        assert character == by_id[character["id"]]
+    # Importing the same file keeps both copies: the imported ones get new ids.
+    page.set_input_files("#chars-import-file", download.path())
+    page.wait_for_selector("#chars-message:has-text('importé')")
+    assert page.text_content("#chars-message") == f"{len(before)} personnage(s) importé(s)."
+    after = stored_characters(app)
+    assert len(after) == 2 * len(before)
+    assert len({c["id"] for c in after}) == len(after)
+    assert sorted(names(app)) == sorted([c["name"] for c in before] * 2)
+    # A bad file (one entry out of bounds) is refused whole: nothing is added or lost.
+    bad = json.loads(json.dumps(data))
+    bad["characters"].append({"system": "pool", "name": "Correct", "entries": []})
+    bad["characters"][0]["entries"][0]["params"]["attribute"] = 42
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    page.set_input_files("#chars-import-file", str(path))
+    page.wait_for_selector("#chars-message[data-kind=error]")
+    message = page.text_content("#chars-message")
+    assert message.startswith("Import refusé, rien n’a changé : « ")
+    engine = local_handle({"op": "dice", "system": "d6", "params": {"attribute": 42}})["error"][
+        "message"
+    ]
+    assert message.endswith(engine)
+    assert page.get_attribute("#chars-message", "role") == "alert"
+    assert len(stored_characters(app)) == len(after)
+    # Not JSON, and not our format.
+    for text, expected in (
+        ("{not json", "ce fichier n’est pas du JSON valide."),
+        ('{"hello": 1}', "ce n’est pas un export de personnages pyrules."),
+        ('[{"system": "dnd", "name": "X"}]', "personnage n° 1 : système de jeu inconnu « dnd »."),
+    ):
+        path.write_text(text, encoding="utf-8")
+        page.set_input_files("#chars-import-file", str(path))
+        page.wait_for_function(
+            "(t) => document.getElementById('chars-message').textContent.endsWith(t)", arg=expected
+        )
+    assert len(stored_characters(app)) == len(after)
+    # Drop the imported copies again (keep the list short for the screenshots).
+    originals = {c["id"] for c in before}
+    page.evaluate(
+        """(keep) => new Promise((resolve) => {
+            const open = indexedDB.open('pyrules');
+            open.onsuccess = () => {
+              const tx = open.result.transaction('characters', 'readwrite');
+              const store = tx.objectStore('characters');
+              store.getAllKeys().onsuccess = (e) => {
+                for (const key of e.target.result) if (!keep.includes(key)) store.delete(key);
+              };
+              tx.oncomplete = () => { open.result.close(); resolve(); };
+            };
+        })""",
+        sorted(originals),
+    )
+
+
+def test_characters_and_history_survive_a_reload(app: App) -> None:
+    page = app.page
+    characters = stored_characters(app)
+    history = history_entries(app)
+    assert len(history) >= 6
+    app.reload()
+    # The screen in use comes back (same tab), with the same characters and history.
+    assert page.get_attribute("#tab-characters", "aria-selected") == "true"
+    page.wait_for_selector("#char-list .char-item")
+    assert sorted(names(app)) == sorted(c["name"] for c in characters)
+    assert history_entries(app) == history
+    show(app, "history")
+    assert page.locator("#view-history #history-panel").count() == 1
+    assert page.locator("#history .history-entry").count() == len(history)
+    assert page.text_content("#history .history-entry >> nth=-1 >> .history-who") == "Darate"
+
+
+def test_screens_in_english_and_at_tablet_and_phone_sizes(app: App) -> None:
+    page = app.page
+    show(app, "characters")
+    pick_character(app, "Darate")
+    page.click("button[data-lang=en]")
+    try:
+        assert page.text_content("#tab-characters .tab-label--long") == "Characters"
+        assert page.text_content("#chars-title") == "Characters"
+        assert page.text_content("#efforts-count") == "2 of 2 left today"
+        assert page.text_content("#efforts-rest") == "Night's rest"
+        assert page.text_content("#char-oppose") == "Oppose to another character"
+        assert page.text_content("#situation > summary > span") == "Situation of this roll"
+        assert page.text_content("#oppc-title") == "Opposed roll between characters"
+    finally:
+        page.click("button[data-lang=fr]")
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        for name, width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            show(app, "characters")
+            pick_character(app, "Darate")
+            app.set_seed(1)
+            page.click("#char-detail .entry-roll:has-text('Épée')")
+            page.wait_for_selector("#quick-result .result-card.is-landed")
+            check_screen(app, f"characters {name}")
+            page.evaluate("() => window.scrollTo(0, 0)")
+            app.screenshot(f"table-characters-{name}-{width}x{height}")
+            page.locator("#quick-result").scroll_into_view_if_needed()
+            app.screenshot(f"table-quick-roll-{name}-{width}x{height}")
+            page.click("#char-oppose")
+            page.click("#oppc-roll")
+            page.wait_for_selector("#oppc-result .result-card.is-landed")
+            check_screen(app, f"opposition {name}")
+            page.locator("#oppc").scroll_into_view_if_needed()
+            app.screenshot(f"table-opposition-{name}-{width}x{height}")
+            page.click("#char-edit")
+            page.click("#entry-editors li >> nth=0 >> summary")
+            check_screen(app, f"editor {name}")
+            app.screenshot(f"table-editor-{name}-{width}x{height}-full", full_page=True)
+            page.evaluate("() => document.getElementById('char-editor').scrollIntoView()")
+            app.screenshot(f"table-editor-{name}-{width}x{height}")
+            page.evaluate("() => document.getElementById('entry-editors').scrollIntoView()")
+            app.screenshot(f"table-editor-entries-{name}-{width}x{height}")
+            page.click("#char-cancel")
+            show(app, "history")
+            check_screen(app, f"history {name}")
+            app.screenshot(f"table-history-{name}-{width}x{height}")
+    finally:
+        page.set_viewport_size({"width": 1024, "height": 768})
+
+
+def test_sources_panel_on_the_main_roller_fills_the_pool_form(app: App) -> None:
+    page = app.page
+    show(app, "roll")
+    app.pick_system("pool")
+    page.fill(app.field("actor", "pool", "flame"), "-2")
+    page.click("#roll-sources-panel > summary")
+    page.wait_for_function("() => document.getElementById('f-rsrc-pool-flame').value === '-2'")
+    # Black Flame: the dark aspect gives augmentations, the aspect diminutions.
+    page.fill("#f-rsrc-pool-aspect", "1")
+    page.fill("#f-rsrc-pool-dark_aspect", "3")
+    page.click("label[for=f-rsrc-pool-plain_roll]")
+    params = {"flame": -2, "aspect": 1, "dark_aspect": 3, "plain_roll": True}
+    expected = local_handle({"op": "sources", "params": params})["result"]
+    assert (expected["augmentations"], expected["diminutions"]) == (3, 2)
+    page.wait_for_function(
+        "(n) => document.getElementById('roll-sources-totals').dataset.diminutions === n",
+        arg=str(expected["diminutions"]),
+    )
+    assert page.eval_on_selector_all(
+        "#roll-sources-list .source", "s => s.map(x => x.dataset.source)"
+    ) == [s["id"] for s in expected["sources"]]
+    page.click("#roll-sources-apply")
+    assert page.input_value(app.field("actor", "pool", "augmentations")) == "3"
+    assert page.input_value(app.field("actor", "pool", "diminutions")) == "2"
+    assert page.input_value(app.field("actor", "pool", "modifiers")) == ""
+    page.fill(app.field("actor", "pool", "flame"), "0")
+    page.fill(app.field("actor", "pool", "augmentations"), "0")
+    page.fill(app.field("actor", "pool", "diminutions"), "0")
+
+
+def test_screen_tabs_follow_the_tabs_pattern_with_the_keyboard(app: App) -> None:
+    page = app.page
+    show(app, "roll")
+    tabs = page.eval_on_selector_all(
+        "#view-tabs [role=tab]",
+        """ts => ts.map(t => [t.dataset.view, t.getAttribute('aria-selected'), t.tabIndex,
+                             document.getElementById(t.getAttribute('aria-controls')).getAttribute('role')])""",
+    )
+    assert page.get_attribute("#view-tabs", "role") == "tablist"
+    assert tabs == [
+        ["roll", "true", 0, "tabpanel"],
+        ["characters", "false", -1, "tabpanel"],
+        ["combat", "false", -1, "tabpanel"],
+        ["stats", "false", -1, "tabpanel"],
+        ["history", "false", -1, "tabpanel"],
+    ]
+    page.focus("#tab-roll")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => document.activeElement.id") == "tab-characters"
+    assert page.is_visible("#view-characters") and page.is_hidden("#view-roll")
+    page.keyboard.press("End")
+    assert page.get_attribute("#tab-history", "aria-selected") == "true"
+    assert page.locator("#view-history #history-panel").count() == 1
+    page.keyboard.press("ArrowRight")  # wraps around
+    assert page.evaluate("() => document.activeElement.id") == "tab-roll"
+    assert page.locator("#view-roll #history-panel").count() == 1
+    # Enter on a skill button rolls it (keyboard use of the sheet).
+    show(app, "characters")
+    pick_character(app, "Darate")
+    before = len(history_entries(app))
+    page.focus("#char-detail .entry-roll >> nth=0")
+    page.keyboard.press("Enter")
+    wait_history(app, before + 1)

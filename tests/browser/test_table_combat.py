@@ -1,0 +1,329 @@
+"""Table play, the step-dice combat tracker: participants from characters (imported from
+a file) and quick ones, melee (Combat, or Bagarre unarmed), ranged damage, ordinary conflict
+with a conceding loser, the skirmish rule, knocked-out marking, turn order and rounds,
+undo, persistence across a reload, and the screen at tablet and phone sizes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import App, local_handle
+from .test_layout import SMALL_TARGETS
+
+ALDRIC = {
+    "id": "aldric",
+    "system": "steps",
+    "name": "Aldric",
+    "note": "Chevalier errant",
+    "pc": True,
+    "stats": {"ardeur": 12, "accessories": 1},
+    "entries": [
+        {"label": "Combat", "params": {"die": 8, "threshold": 5, "bonus": 1}},
+        {"label": "Bagarre", "params": {"die": 6, "threshold": 5, "bonus": 0}},
+        {"label": "Tir", "params": {"die": 10, "threshold": 6, "bonus": 0}},
+    ],
+}
+# What the tracker sends for Aldric: the entry plus the accessories bonus.
+COMBAT = {"die": 8, "threshold": 5, "bonus": 2}
+BAGARRE = {"die": 6, "threshold": 5, "bonus": 1}
+TIR = {"die": 10, "threshold": 6, "bonus": 1}
+QUICK = {"die": 6, "threshold": 5, "bonus": 0}
+
+
+@pytest.fixture(scope="module")
+def app(new_app: Any, site: str) -> Iterator[App]:
+    app = new_app(site)
+    app.open()
+    yield app
+    app.context.close()
+
+
+def ardeur(app: App) -> dict[str, int]:
+    return dict(
+        app.page.eval_on_selector_all(
+            "#combat-order .fighter",
+            """fs => fs.map(f => [f.querySelector('.fighter-label').textContent,
+                                  Number(f.dataset.ardeur)])""",
+        )
+    )
+
+
+def order(app: App) -> list[str]:
+    return app.page.eval_on_selector_all(
+        "#combat-order .fighter-label", "ns => ns.map(n => n.textContent)"
+    )
+
+
+def log_count(app: App) -> int:
+    return app.page.locator("#combat-log .combat-log-entry").count()
+
+
+def fighter(name: str) -> str:
+    return f"#combat-order .fighter:has(.fighter-label:text-is('{name}'))"
+
+
+def expected(
+    kind: str, actor: dict[str, Any], opponent: dict[str, Any], seed: int, **params: Any
+) -> Any:
+    request = {
+        "op": "combat",
+        "params": {"kind": kind, "concede": False, **params},
+        "actor": actor,
+        "opponent": opponent,
+        "seed": seed,
+    }
+    return local_handle(request)["result"]
+
+
+def find_seed(
+    kind: str,
+    actor: dict[str, Any],
+    opponent: dict[str, Any],
+    test: Callable[[Any], bool],
+    **params: Any,
+) -> int:
+    return next(s for s in range(500) if test(expected(kind, actor, opponent, s, **params)))
+
+
+def act(app: App, actor: str, target: str, kind: str, seed: int) -> None:
+    page = app.page
+    page.click(f"label[for=combat-kind-{kind}]")
+    page.select_option("#combat-actor", label=actor)
+    page.select_option("#combat-target", label=target)
+    before = log_count(app)
+    app.set_seed(seed)
+    page.click("#combat-resolve")
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#combat-log .combat-log-entry').length === n",
+        arg=before + 1,
+    )
+
+
+def add_quick(app: App, name: str, ardeur_points: int, extra: bool) -> None:
+    page = app.page
+    page.fill("#combat-quick-name", name)
+    page.fill("#f-quick-steps-ardeur", str(ardeur_points))
+    page.select_option("#f-quick-steps-die", "6")
+    page.fill("#f-quick-steps-threshold", "5")
+    page.fill("#f-quick-steps-bonus", "0")
+    if page.is_checked("#combat-quick-extra") != extra:
+        page.click("label[for=combat-quick-extra]")
+    page.click("#combat-add-quick")
+    page.wait_for_selector(fighter(name))
+
+
+def test_participants_from_a_character_and_quick_ones(app: App, tmp_path: Path) -> None:
+    page = app.page
+    # The step-dice character arrives by import (the export format).
+    path = tmp_path / "aldric.json"
+    path.write_text(
+        json.dumps({"format": "pyrules-characters", "version": 1, "characters": [ALDRIC]}),
+        encoding="utf-8",
+    )
+    page.click("#tab-characters")
+    page.set_input_files("#chars-import-file", str(path))
+    page.wait_for_selector("#char-detail .sheet-name:text-is('Aldric')")
+    page.click("#tab-combat")
+    page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
+    assert page.text_content("#combat-order .char-empty") == (
+        "Aucun participant : ajoutez des personnages ou des participants rapides."
+    )
+    assert page.is_disabled("#combat-resolve")
+    page.select_option("#combat-add-char", label="Aldric")
+    page.click("#combat-add-char-button")
+    page.wait_for_selector(fighter("Aldric"))
+    assert page.is_visible("#combat-quick-name")  # the "add" box is open while the fight is empty
+    add_quick(app, "Brute", 6, extra=False)
+    add_quick(app, "Sbire", 3, extra=True)
+    add_quick(app, "Bandit", 5, extra=False)
+    assert order(app) == ["Aldric", "Brute", "Sbire", "Bandit"]
+    assert ardeur(app) == {"Aldric": 12, "Brute": 6, "Sbire": 3, "Bandit": 5}
+    assert page.text_content("#combat-round") == "Round 1"
+    assert page.get_attribute(f"{fighter('Aldric')}", "aria-current") == "step"
+    assert page.locator(f"{fighter('Sbire')} .tag:text-is('Figurant')").count() == 1
+    # The action defaults to the participant whose turn it is.
+    assert page.input_value("#combat-actor") == page.get_attribute(fighter("Aldric"), "data-id")
+
+
+def test_melee_loss_goes_to_the_loser_and_unarmed_uses_bagarre(app: App) -> None:
+    page = app.page
+    aldric, brute = {**COMBAT, "ardeur": 12}, {**QUICK, "ardeur": 6}
+    seed = find_seed(
+        "melee", aldric, brute, lambda r: r["winner"] == "opponent" and r["margin"] > 0
+    )
+    result = expected("melee", aldric, brute, seed)
+    act(app, "Aldric", "Brute", "melee", seed)
+    assert ardeur(app)["Aldric"] == result["actor"]["ardeur"] == 12 - result["margin"]
+    assert ardeur(app)["Brute"] == 6
+    last = page.locator("#combat-last")
+    assert last.get_attribute("data-winner") == "opponent"
+    faces = page.eval_on_selector_all(
+        "#combat-last .combat-roll", "rs => rs.map(r => r.dataset.faces)"
+    )
+    assert faces == [",".join(str(d["final"]) for d in roll["dice"]) for roll in result["rolls"]]
+    text = page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-text")
+    assert text == (
+        f"Brute l’emporte de {result['margin']}. Aldric perd {result['margin']} point(s) "
+        f"d’Ardeur (12 → {12 - result['margin']})."
+    )
+    head = page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-head")
+    assert head == "R1Corps à corps — Aldric contre Brute"
+    # Unarmed: Aldric's melee uses his Bagarre entry (D6) instead of Combat (D8).
+    page.click(f"{fighter('Aldric')} .fighter-unarmed")
+    assert page.get_attribute(f"{fighter('Aldric')} .fighter-unarmed", "aria-pressed") == "true"
+    left = ardeur(app)["Aldric"]
+    aldric, brute = {**BAGARRE, "ardeur": left}, {**QUICK, "ardeur": 6}
+    seed = find_seed("melee", aldric, brute, lambda r: r["winner"] == "actor")
+    result = expected("melee", aldric, brute, seed)
+    act(app, "Aldric", "Brute", "melee", seed)
+    assert [r["die_rolled"] for r in result["rolls"]] == [6, 6]
+    sides = page.eval_on_selector_all(
+        "#combat-last .combat-roll .die", "ds => ds.map(d => Number(d.dataset.sides))"
+    )
+    assert sides == [6, 6]
+    assert ardeur(app) == {"Aldric": left, "Brute": 6 - result["margin"], "Sbire": 3, "Bandit": 5}
+    page.click(f"{fighter('Aldric')} .fighter-unarmed")
+
+
+def test_ranged_damage_is_the_margin(app: App) -> None:
+    aldric, bandit = {**TIR, "ardeur": ardeur(app)["Aldric"]}, {**QUICK, "ardeur": 5}
+    seed = find_seed(
+        "ranged", aldric, bandit, lambda r: r["winner"] == "actor" and r["margin"] >= 1
+    )
+    result = expected("ranged", aldric, bandit, seed)
+    roll = result["rolls"][0]
+    assert result["opponent"]["loss"] == roll["margin"] == result["margin"]
+    before = ardeur(app)
+    act(app, "Aldric", "Bandit", "ranged", seed)
+    after = ardeur(app)
+    assert after["Bandit"] == 5 - roll["margin"]
+    assert after["Aldric"] == before["Aldric"]
+    assert app.page.locator("#combat-last .combat-roll").count() == 1
+    assert app.page.locator("#combat-target-skill").count() == 0  # the target does not roll
+    text = app.page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-text")
+    assert text.startswith(f"Aldric touche Bandit : {roll['margin']} point(s) de dégâts.")
+
+
+def test_a_conceding_loser_loses_nothing(app: App) -> None:
+    page = app.page
+    page.click("label[for=combat-kind-conflict]")
+    assert page.is_visible("#combat-concede")
+    page.click("label[for=combat-concede]")
+    before = ardeur(app)
+    aldric, brute = {**COMBAT, "ardeur": before["Aldric"]}, {**QUICK, "ardeur": before["Brute"]}
+    seed = find_seed("conflict", aldric, brute, lambda r: r["winner"] != "tie", concede=True)
+    result = expected("conflict", aldric, brute, seed, concede=True)
+    act(app, "Aldric", "Brute", "conflict", seed)
+    assert ardeur(app) == before
+    assert result["actor"]["loss"] == result["opponent"]["loss"] == 0
+    loser = "Brute" if result["winner"] == "actor" else "Aldric"
+    text = page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-text")
+    assert f"{loser} s’avoue vaincu et ne perd rien." in text
+    page.click("label[for=combat-concede]")
+    page.click("label[for=combat-kind-melee]")
+    assert page.is_hidden("#combat-concede")
+
+
+def test_skirmish_hero_is_not_wounded_and_extras_are_knocked_out(app: App) -> None:
+    page = app.page
+    before = ardeur(app)
+    aldric, sbire = {**COMBAT, "ardeur": before["Aldric"]}, {**QUICK, "ardeur": 3}
+    # Even a lost skirmish roll leaves the hero unhurt (a twist to narrate).
+    seed = find_seed("skirmish", aldric, sbire, lambda r: r["winner"] == "opponent")
+    result = expected("skirmish", aldric, sbire, seed)
+    act(app, "Aldric", "Sbire", "skirmish", seed)
+    after = ardeur(app)
+    assert after["Aldric"] == before["Aldric"] == result["actor"]["ardeur"]
+    assert after["Sbire"] == result["opponent"]["ardeur"] <= 0
+    sbire_row = page.locator(fighter("Sbire"))
+    assert sbire_row.get_attribute("data-out") == "true"
+    assert sbire_row.locator(".tag--out").text_content() == "Hors de combat"
+    text = page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-text")
+    assert "Aldric n’est pas blessé." in text and "Sbire est hors de combat." in text
+    # A knocked-out participant can no longer be picked.
+    targets = page.eval_on_selector_all("#combat-target option", "os => os.map(o => o.textContent)")
+    assert "Sbire" not in targets
+
+
+def test_turns_rounds_reorder_and_undo(app: App) -> None:
+    page = app.page
+    assert page.get_attribute(fighter("Aldric"), "aria-current") == "step"
+    page.click("#combat-next")
+    assert page.get_attribute(fighter("Brute"), "aria-current") == "step"
+    assert page.input_value("#combat-actor") == page.get_attribute(fighter("Brute"), "data-id")
+    page.click("#combat-next")  # Sbire is out: skipped
+    assert page.get_attribute(fighter("Bandit"), "aria-current") == "step"
+    page.click("#combat-next")
+    assert page.text_content("#combat-round") == "Round 2"
+    assert page.get_attribute(fighter("Aldric"), "aria-current") == "step"
+    # Reorder: Bandit acts before Sbire; the keyboard focus stays on the moved row's button.
+    page.click(f"{fighter('Bandit')} .fighter-up")
+    assert order(app) == ["Aldric", "Brute", "Bandit", "Sbire"]
+    assert page.evaluate("() => document.activeElement.classList.contains('fighter-up')")
+    page.keyboard.press("Enter")
+    assert order(app) == ["Aldric", "Bandit", "Brute", "Sbire"]
+    # Undo steps back through the two moves, then the three "next turn", then the skirmish.
+    page.click("#combat-undo")
+    assert order(app) == ["Aldric", "Brute", "Bandit", "Sbire"]
+    page.click("#combat-undo")
+    assert order(app) == ["Aldric", "Brute", "Sbire", "Bandit"]
+    for _ in range(3):  # the three "next turn"
+        page.click("#combat-undo")
+    assert page.text_content("#combat-round") == "Round 1"
+    logs = log_count(app)
+    page.click("#combat-undo")  # the skirmish
+    assert log_count(app) == logs - 1
+    assert ardeur(app)["Sbire"] == 3
+    assert page.get_attribute(fighter("Sbire"), "data-out") == "false"
+
+
+def test_the_fight_survives_a_reload(app: App) -> None:
+    page = app.page
+    before = {"order": order(app), "ardeur": ardeur(app), "log": log_count(app)}
+    round_text = page.text_content("#combat-round")
+    app.reload()
+    page.wait_for_selector("#view-combat:not([hidden]) #combat-order .fighter")
+    assert {"order": order(app), "ardeur": ardeur(app), "log": log_count(app)} == before
+    assert page.text_content("#combat-round") == round_text
+    assert page.is_enabled("#combat-undo")
+
+
+def test_combat_screen_english_and_sizes(app: App) -> None:
+    page = app.page
+    page.click("button[data-lang=en]")
+    try:
+        assert page.text_content("#combat-next") == "Next turn"
+        assert page.text_content("#combat-log-title") == "Fight log"
+        assert page.text_content(f"{fighter('Aldric')} .fighter-ardeur-text").startswith("Ardeur ")
+    finally:
+        page.click("button[data-lang=fr]")
+    # Knock the bandit out for the screenshots.
+    page.click("label[for=combat-kind-skirmish]")
+    page.select_option("#combat-actor", label="Aldric")
+    page.select_option("#combat-target", label="Bandit")
+    app.set_seed(2)
+    page.click("#combat-resolve")
+    page.wait_for_selector(f"{fighter('Bandit')}[data-out=true]")
+    for name, width, height in (
+        ("tablet-landscape", 1024, 768),
+        ("tablet-portrait", 768, 1024),
+        ("phone", 360, 740),
+    ):
+        page.set_viewport_size({"width": width, "height": height})
+        try:
+            overflow = page.evaluate(
+                "() => document.documentElement.scrollWidth - window.innerWidth"
+            )
+            assert overflow <= 0, f"{name}: horizontal scroll of {overflow}px"
+            small = page.evaluate(SMALL_TARGETS)
+            assert small == [], f"{name}: touch targets under 44 px: {small}"
+            page.evaluate("() => window.scrollTo(0, 0)")
+            app.screenshot(f"table-combat-{name}-{width}x{height}")
+            app.screenshot(f"table-combat-{name}-{width}x{height}-full", full_page=True)
+        finally:
+            page.set_viewport_size({"width": 1024, "height": 768})

@@ -1,0 +1,281 @@
+// Opposed rolls between saved characters (or a character and a quick NPC), for any system.
+// Ties follow the engine's `oppose` rules: in d6 a PC beats an NPC on a tie (each side's
+// `pc` comes from the character), other ties are rerolled and each reroll is shown.
+
+import { h } from "./dom.js";
+import { SideForm } from "./forms.js";
+import { entryFrom } from "./history.js";
+import { lang, pick, t } from "./i18n.js";
+import { renderOppose } from "./result.js";
+import { rollParams } from "./sheet.js";
+import { flash, showRolled, switchControl } from "./ui.js";
+
+const NPC = "npc";
+const SIDES = ["actor", "opponent"];
+
+export class OppositionPanel {
+  constructor(ctx, characters) {
+    this.ctx = ctx;
+    this.characters = characters; // the CharactersView
+    this.choice = { actor: { char: null, entry: null }, opponent: { char: null, entry: null } };
+    this.npcValues = {}; // system id -> raw values of the quick NPC
+    this.npcName = "";
+    this.physical = false;
+    this.faces = { actor: {}, opponent: {} };
+    this.busy = false;
+    this.element = h("section", { class: ["panel", "oppc-panel"], id: "oppc", "aria-labelledby": "oppc-title" });
+    characters.onChange(() => {
+      if (this.element.isConnected) this.render();
+    });
+  }
+
+  list() {
+    return this.characters.characters;
+  }
+
+  /** Open the panel with this character as the actor. */
+  startWith(character) {
+    this.choice.actor = { char: character.id, entry: character.entries[0]?.id ?? null };
+    this.choice.opponent = { char: null, entry: null };
+    this.render();
+    this.element.scrollIntoView({ block: "start", behavior: "auto" });
+    document.getElementById("oppc-opponent-char")?.focus({ preventScroll: true });
+  }
+
+  /** Keep the choices valid: same system on both sides, existing entries. */
+  normalize() {
+    const list = this.list();
+    const actor = this.choice.actor;
+    let actorChar = list.find((c) => c.id === actor.char);
+    if (!actorChar) {
+      actorChar = list.find((c) => c.id === this.characters.selectedId) || list[0] || null;
+      actor.char = actorChar?.id ?? null;
+      actor.entry = null;
+    }
+    if (actorChar && !actorChar.entries.some((e) => e.id === actor.entry)) actor.entry = actorChar.entries[0]?.id ?? null;
+    const opponent = this.choice.opponent;
+    const same = list.filter((c) => actorChar && c.system === actorChar.system);
+    let oppChar = opponent.char === NPC ? null : same.find((c) => c.id === opponent.char);
+    if (opponent.char !== NPC && !oppChar) {
+      oppChar = same.find((c) => c.id !== actor.char) || null;
+      opponent.char = oppChar ? oppChar.id : NPC;
+      opponent.entry = null;
+    }
+    if (oppChar && !oppChar.entries.some((e) => e.id === opponent.entry)) opponent.entry = oppChar.entries[0]?.id ?? null;
+    return { actorChar, oppChar };
+  }
+
+  render() {
+    const box = this.element;
+    const title = h("h2", { class: "panel-title", id: "oppc-title", text: t("oppc.title") });
+    const list = this.list();
+    if (!list.length) {
+      box.replaceChildren(title, h("p", { class: "panel-hint", text: t("oppc.needCharacter") }));
+      return;
+    }
+    const { actorChar, oppChar } = this.normalize();
+    const system = this.characters.system(actorChar.system);
+    if (!system) {
+      box.replaceChildren(title);
+      return;
+    }
+    this.system = system;
+    this.facesForms = {};
+    const sides = h("div", { class: "oppc-sides" });
+    for (const side of SIDES) sides.append(this.renderSide(side, system, side === "actor" ? actorChar : oppChar));
+    const physical = switchControl({
+      id: "oppc-physical",
+      label: t("physical.label"),
+      checked: this.physical,
+      onChange: (on) => {
+        this.physical = on;
+        this.render();
+        document.getElementById("oppc-physical")?.focus();
+      },
+    });
+    const roll = h("button", { type: "button", class: "roll-button", id: "oppc-roll", text: t("roll.opposeButton") });
+    roll.addEventListener("click", () => this.roll());
+    this.error = h("p", { class: "form-error", id: "oppc-error", role: "alert", hidden: true });
+    this.result = h("div", { class: "oppc-result", id: "oppc-result" });
+    box.replaceChildren(
+      title,
+      h("p", { class: "panel-hint", text: t("oppc.hint", { system: pick(system.name) }) }),
+      sides,
+      h("div", { class: "oppc-row" }, physical.row, roll),
+      this.error,
+      this.result,
+    );
+    if (this.physical) this.refreshFaces();
+  }
+
+  renderSide(side, system, character) {
+    const choice = this.choice[side];
+    const list = this.list();
+    const charId = `oppc-${side}-char`;
+    const select = h("select", { id: charId });
+    const candidates = side === "actor" ? list : list.filter((c) => c.system === system.id);
+    for (const candidate of candidates) {
+      const option = h("option", { value: candidate.id, text: side === "actor" ? `${candidate.name} — ${pick(this.characters.system(candidate.system)?.name)}` : candidate.name });
+      option.selected = candidate.id === choice.char;
+      select.append(option);
+    }
+    if (side === "opponent") {
+      const option = h("option", { value: NPC, text: t("oppc.quickNpc") });
+      option.selected = choice.char === NPC;
+      select.append(option);
+    }
+    select.addEventListener("change", () => {
+      choice.char = select.value;
+      choice.entry = null;
+      this.render();
+      document.getElementById(charId)?.focus();
+    });
+    const parts = [h("h3", { class: "oppc-side-title", text: t(side === "actor" ? "form.actor" : "form.opponent") }), h("div", { class: "field" }, h("label", { for: charId, class: "field-label", text: t("oppc.character") }), select)];
+    if (character) {
+      const entryId = `oppc-${side}-entry`;
+      const entries = h("select", { id: entryId });
+      for (const entry of character.entries) {
+        const option = h("option", { value: entry.id, text: entry.label });
+        option.selected = entry.id === choice.entry;
+        entries.append(option);
+      }
+      entries.disabled = !character.entries.length;
+      entries.addEventListener("change", () => {
+        choice.entry = entries.value;
+        if (this.physical) this.refreshFaces();
+      });
+      parts.push(h("div", { class: "field" }, h("label", { for: entryId, class: "field-label", text: t("oppc.entry") }), entries));
+      if (!character.entries.length) parts.push(h("p", { class: "help", text: t("chars.noEntries") }));
+    } else {
+      const name = h("input", { type: "text", id: "oppc-npc-name", maxlength: 60, autocomplete: "off", placeholder: t("oppc.quickNpc") });
+      name.value = this.npcName;
+      name.addEventListener("input", () => (this.npcName = name.value));
+      parts.push(h("div", { class: "field" }, h("label", { for: "oppc-npc-name", class: "field-label", text: t("oppc.npcName") }), name));
+      const values = (this.npcValues[system.id] ??= system.fields.some((f) => f.name === "pc") ? { pc: false } : {});
+      this.npcForm = new SideForm({
+        side: "npc",
+        system: { id: system.id, fields: system.fields.filter((f) => f.type !== "faces"), outcomes: system.outcomes },
+        values,
+        ui: {},
+        onInput: () => {
+          if (this.physical) this.refreshFaces();
+        },
+      });
+      parts.push(this.npcForm.element);
+    }
+    if (this.physical) {
+      const facesForm = new SideForm({
+        side: `oppc-${side}`,
+        system: { id: system.id, fields: system.fields.filter((f) => f.type === "faces"), outcomes: [] },
+        values: (this.faces[side][system.id] ??= {}),
+        ui: {},
+        onInput: () => {},
+      });
+      facesForm.setPhysical(true);
+      this.facesForms[side] = facesForm;
+      parts.push(facesForm.element);
+    }
+    return h("section", { class: ["oppc-side", `oppc-side--${side}`], dataset: { side } }, ...parts);
+  }
+
+  /** Params of one side without faces: {params, who} or {error}. */
+  sideParams(side) {
+    const system = this.system;
+    const choice = this.choice[side];
+    if (choice.char === NPC) {
+      const { params, errors } = this.npcForm.collect({ withFaces: false });
+      if (errors.length) {
+        for (const error of errors) this.npcForm.setError(error.field, error.message);
+        return { error: errors[0].message, focus: () => this.npcForm.focusField(errors[0].field) };
+      }
+      const name = this.npcName.trim() || t("oppc.quickNpc");
+      return { params, who: { id: null, name, label: "" } };
+    }
+    const character = this.characters.byId(choice.char);
+    const entry = character?.entries.find((e) => e.id === choice.entry);
+    if (!character || !entry) return { error: t("oppc.pickEntry") };
+    return { params: rollParams(system, character, entry), who: { id: character.id, name: character.name, label: entry.label }, character };
+  }
+
+  async refreshFaces() {
+    const system = this.system;
+    for (const side of SIDES) {
+      const form = this.facesForms[side];
+      const got = this.sideParams(side);
+      if (!form || got.error) continue;
+      const answer = await this.ctx.engine.call({ op: "dice", system: system.id, params: got.params, lang: lang() });
+      if (answer.ok && form.element.isConnected) form.setDiceGroups(answer.result.groups);
+    }
+  }
+
+  async roll() {
+    if (this.busy) return;
+    this.error.hidden = true;
+    const system = this.system;
+    const sides = {};
+    for (const side of SIDES) {
+      const got = this.sideParams(side);
+      if (got.error) {
+        flash(this.error, got.error, "error");
+        got.focus?.();
+        return;
+      }
+      if (this.physical) {
+        // The dice groups must match these params before the faces are read.
+        const plan = await this.ctx.engine.call({ op: "dice", system: system.id, params: got.params, lang: lang() });
+        if (plan.ok) this.facesForms[side].setDiceGroups(plan.result.groups);
+        const { params: faces, errors } = this.facesForms[side].collect({ withFaces: true });
+        if (errors.length) {
+          for (const error of errors) this.facesForms[side].setError(error.field, error.message);
+          this.facesForms[side].focusField(errors[0].field);
+          return;
+        }
+        Object.assign(got.params, faces);
+      }
+      sides[side] = got;
+    }
+    this.busy = true;
+    try {
+      // d6 exceptional efforts asked by an entry are spent like in a quick roll.
+      const efforts = [];
+      for (const side of SIDES) {
+        if (!sides[side].character) continue;
+        const effort = await this.characters.effortFor(sides[side].character, sides[side].params);
+        if (!effort.ok) {
+          flash(this.error, `${sides[side].who.name} : ${effort.message}`, "error");
+          return;
+        }
+        efforts.push(effort);
+      }
+      const request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
+      const seed = this.ctx.takeSeed();
+      if (seed !== undefined && !this.physical) request.seed = seed;
+      const answer = await this.ctx.engine.call(request);
+      if (!answer.ok) {
+        const field = answer.error.field || "";
+        const [side, ...rest] = field.split(".");
+        const name = sides[side]?.who.name;
+        const form = side && this.physical ? this.facesForms[side] : null;
+        if (!(form && form.setError(rest.join("."), answer.error.message))) {
+          flash(this.error, name ? `${name} : ${answer.error.message}` : answer.error.message, "error");
+        }
+        return;
+      }
+      for (const effort of efforts) await effort.commit();
+      const names = { actor: sides.actor.who.name, opponent: sides.opponent.who.name };
+      const entry = entryFrom(request, answer.result, { actorWho: sides.actor.who, opponentWho: sides.opponent.who });
+      const view = renderOppose(system, answer.result, { names });
+      showRolled(this.result, view, {
+        announce: (text) => this.ctx.announce(text),
+        onLanded: () => {
+          this.ctx.history.add(entry);
+          this.ctx.recordLuck(entry, answer.result);
+        },
+      });
+      this.result.dataset.winner = answer.result.winner;
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+

@@ -1,0 +1,310 @@
+// The character model, with no DOM.
+//
+// A character is {id, system, name, note, pc, stats, entries, created, updated}:
+//   stats    the base numbers of the sheet (per system, below), shared by every roll;
+//   entries  [{id, label, params, sources?}]: one skill or action each, `params` being the
+//            API params of that roll as the registry-driven form builds them.
+//
+// Which stats exist and how they go into a roll is the only per-system knowledge, kept
+// in the SHEETS table. Field descriptors (labels, bounds, defaults) come from the
+// engine's `systems` answer (the system's fields and the `table` ops' fields) so they
+// are the same as everywhere else; only the accessories bonus is ours.
+
+import { both } from "./i18n.js";
+
+export const NAME_MAX = 60;
+export const NOTE_MAX = 500;
+export const LABEL_MAX = 60;
+export const ENTRIES_MAX = 100;
+export const IMPORT_MAX = 500;
+
+/**
+ * stats:     [key, where the descriptor comes from, name there]
+ *            where: "system" (the system's fields), "sources" / "effort" (table ops' fields),
+ *            "participant" (the combat participant fields), "local" (LOCAL_FIELDS)
+ * set:       roll param <- stat (the stat replaces the entry's value)
+ * add:       roll param <- entry's value + stat
+ * pc:        roll param that carries the character's PC flag
+ * extras:    per-entry fields of a table op stored in entry.sources (pool: for `sources`)
+ * situation: fields a player may change just before a quick roll, and how:
+ *            "replace" (blank keeps the entry's value), "set", "add", "or" (bool), "append" (text)
+ */
+export const SHEETS = {
+  pool: {
+    stats: [
+      ["flame", "system", "flame"],
+      ["aspect", "sources", "aspect"],
+      ["dark_aspect", "sources", "dark_aspect"],
+    ],
+    set: { flame: "flame" },
+    extras: ["linked", "specialty"],
+    situation: [
+      ["diff", "replace"],
+      ["augmentations", "add"],
+      ["diminutions", "add"],
+      ["modifiers", "append"],
+    ],
+  },
+  d6: {
+    stats: [
+      ["flame", "system", "flame"],
+      ["clarity", "system", "clarity"],
+      ["efforts_used", "effort", "used"],
+    ],
+    set: { flame: "flame", clarity: "clarity" },
+    pc: "pc",
+    efforts: { flame: "flame", used: "efforts_used", param: "effort" },
+    situation: [
+      ["difficulty", "replace"],
+      ["effort", "or"],
+      ["take_time", "or"],
+    ],
+  },
+  d100: {
+    stats: [],
+    situation: [["modifier", "add"]],
+  },
+  steps: {
+    stats: [
+      ["ardeur", "participant", "ardeur"],
+      ["accessories", "local", "accessories"],
+    ],
+    add: { bonus: "accessories" },
+    situation: [
+      ["threshold", "replace"],
+      ["edge", "set"],
+      ["bonus", "add"],
+    ],
+  },
+};
+
+const LOCAL_FIELDS = {
+  accessories: () => ({
+    name: "accessories",
+    type: "int",
+    min: -10,
+    max: 20,
+    default: 0,
+    optional: false,
+    group: "main",
+    label: both("sheet.accessories"),
+    help: both("sheet.accessoriesHelp"),
+  }),
+};
+
+export function sheetOf(systemId) {
+  return SHEETS[systemId] || { stats: [], situation: [] };
+}
+
+function fromTable(table, where, name) {
+  if (!table) return null;
+  const list = where === "participant" ? table.combat?.participant : table[where]?.fields;
+  return (list || []).find((f) => f.name === name) || null;
+}
+
+function descriptor(system, table, [key, where, name]) {
+  let field = null;
+  if (where === "system") field = system.fields.find((f) => f.name === name);
+  else if (where === "local") field = LOCAL_FIELDS[name]?.();
+  else field = fromTable(table, where, name);
+  return field ? { ...field, name: key, group: "main" } : null;
+}
+
+/** Field descriptors of a system's sheet numbers. */
+export function statFields(system, table) {
+  return sheetOf(system.id)
+    .stats.map((spec) => descriptor(system, table, spec))
+    .filter(Boolean);
+}
+
+/** Params the sheet fills in (so the entry form does not ask for them). */
+function controlled(systemId) {
+  const sheet = sheetOf(systemId);
+  return new Set([...Object.keys(sheet.set || {}), ...(sheet.pc ? [sheet.pc] : [])]);
+}
+
+/** The system's fields an entry stores (no faces, no placement, none the sheet sets). */
+export function entryFields(system) {
+  const skip = controlled(system.id);
+  return system.fields.filter((f) => f.type !== "faces" && f.type !== "placement" && !skip.has(f.name));
+}
+
+/** Per-entry fields of a table op (pool: linked, specialty for `sources`). */
+export function extraFields(system, table) {
+  const names = sheetOf(system.id).extras || [];
+  return names.map((name) => fromTable(table, "sources", name)).filter(Boolean);
+}
+
+/** Field descriptors of the situation form of a quick roll. */
+export function situationFields(system) {
+  const out = [];
+  for (const [name, mode] of sheetOf(system.id).situation) {
+    const field = system.fields.find((f) => f.name === name);
+    if (!field) continue;
+    const copy = { ...field, group: "main", mode };
+    if (mode === "replace") {
+      copy.optional = true;
+      copy.default = null;
+      copy.help = both("situation.replaceHelp");
+    } else if (mode === "add") {
+      copy.default = 0;
+      copy.help = both("situation.addHelp");
+    } else if (mode === "append") {
+      copy.default = "";
+      copy.help = both("situation.appendHelp");
+    } else if (mode === "or") {
+      copy.default = false;
+    }
+    out.push(copy);
+  }
+  return out;
+}
+
+export function defaultStats(system, table) {
+  const stats = {};
+  for (const field of statFields(system, table)) stats[field.name] = field.default ?? 0;
+  return stats;
+}
+
+/** The params of a roll of `entry` by `character`, with an optional situation. */
+export function rollParams(system, character, entry, situation = null) {
+  const sheet = sheetOf(system.id);
+  const params = { ...(entry.params || {}) };
+  const stats = character.stats || {};
+  const fieldDefault = (name) => system.fields.find((f) => f.name === name)?.default;
+  for (const [param, stat] of Object.entries(sheet.set || {})) {
+    if (stats[stat] !== undefined && stats[stat] !== null) params[param] = stats[stat];
+  }
+  for (const [param, stat] of Object.entries(sheet.add || {})) {
+    if (stats[stat]) params[param] = (params[param] ?? fieldDefault(param) ?? 0) + stats[stat];
+  }
+  if (sheet.pc) params[sheet.pc] = Boolean(character.pc);
+  if (situation) {
+    for (const [name, mode] of sheet.situation) {
+      const value = situation[name];
+      if (value === undefined || value === null || value === "") continue;
+      if (mode === "replace" || mode === "set") params[name] = value;
+      else if (mode === "add") {
+        if (value) params[name] = (params[name] ?? fieldDefault(name) ?? 0) + value;
+      } else if (mode === "or") {
+        if (value) params[name] = true;
+      } else if (mode === "append") {
+        const text = String(value).trim();
+        if (text) params[name] = `${params[name] || ""}${/^[+-]/.test(text) ? "" : "+"}${text}`;
+      }
+    }
+  }
+  return params;
+}
+
+/** Efforts of a d6-like character: {per_day, used} or null when the system has none. */
+export function effortState(character) {
+  const spec = sheetOf(character.system).efforts;
+  if (!spec) return null;
+  const stats = character.stats || {};
+  return { flame: stats[spec.flame] ?? 0, used: stats[spec.used] ?? 0, param: spec.param, usedKey: spec.used };
+}
+
+// ------------------------------------------------------------------------------ ids
+
+export function newId(prefix = "c") {
+  const random = typeof crypto !== "undefined" && crypto.randomUUID ? crypto.randomUUID().slice(0, 13) : Math.random().toString(36).slice(2, 12);
+  return `${prefix}-${Date.now().toString(36)}-${random}`;
+}
+
+// ------------------------------------------------------------------------------ schema
+
+function isPlainObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Problem with an int stat value, or null. */
+function intProblem(field, value) {
+  if (typeof value !== "number" || !Number.isInteger(value)) return "integer";
+  if (field.min !== undefined && field.min !== null && value < field.min) return "range";
+  if (field.max !== undefined && field.max !== null && value > field.max) return "range";
+  return null;
+}
+
+/**
+ * Check the shape of one character (from a file, or from the editor) and return a clean
+ * copy, or {error: {key, vars}} naming what is wrong. The params of its entries are not
+ * judged here: the engine checks them (see characters.js).
+ */
+export function cleanCharacter(raw, systems, table) {
+  const fail = (key, vars = {}) => ({ error: { key, vars } });
+  if (!isPlainObject(raw)) return fail("import.notObject");
+  const system = systems.find((s) => s.id === raw.system);
+  if (!system) return fail("import.system", { system: String(raw.system ?? "").slice(0, 40) });
+  const name = typeof raw.name === "string" ? raw.name.trim() : "";
+  if (!name) return fail("import.name");
+  if (name.length > NAME_MAX) return fail("import.nameLong", { name: name.slice(0, 40), max: NAME_MAX });
+  const vars = { name };
+  if (raw.note !== undefined && typeof raw.note !== "string") return fail("import.note", vars);
+  const note = (raw.note || "").slice(0, NOTE_MAX);
+  if (raw.pc !== undefined && typeof raw.pc !== "boolean") return fail("import.pc", vars);
+  if (raw.id !== undefined && (typeof raw.id !== "string" || !raw.id || raw.id.length > 100)) return fail("import.id", vars);
+  const fields = statFields(system, table);
+  if (raw.stats !== undefined && !isPlainObject(raw.stats)) return fail("import.stats", vars);
+  const stats = {};
+  for (const [key, value] of Object.entries(raw.stats || {})) {
+    const field = fields.find((f) => f.name === key);
+    if (!field) return fail("import.statUnknown", { ...vars, stat: key.slice(0, 40) });
+    if (intProblem(field, value)) return fail("import.statValue", { ...vars, stat: key, min: field.min, max: field.max });
+    stats[key] = value;
+  }
+  for (const field of fields) if (!(field.name in stats)) stats[field.name] = field.default ?? 0;
+  if (raw.entries !== undefined && !Array.isArray(raw.entries)) return fail("import.entries", vars);
+  const list = raw.entries || [];
+  if (list.length > ENTRIES_MAX) return fail("import.entriesMany", { ...vars, max: ENTRIES_MAX });
+  const extras = extraFields(system, table);
+  const entries = [];
+  for (const item of list) {
+    if (!isPlainObject(item)) return fail("import.entry", vars);
+    const label = typeof item.label === "string" ? item.label.trim() : "";
+    if (!label || label.length > LABEL_MAX) return fail("import.entryLabel", { ...vars, max: LABEL_MAX });
+    if (item.params !== undefined && !isPlainObject(item.params)) return fail("import.entryParams", { ...vars, label });
+    const entry = { id: typeof item.id === "string" && item.id ? item.id.slice(0, 100) : newId("e"), label, params: { ...(item.params || {}) } };
+    if (item.sources !== undefined) {
+      if (!isPlainObject(item.sources)) return fail("import.entrySources", { ...vars, label });
+      entry.sources = {};
+      for (const [key, value] of Object.entries(item.sources)) {
+        const field = extras.find((f) => f.name === key);
+        const type = field?.type === "bool" ? "boolean" : "number";
+        if (!field || typeof value !== type) return fail("import.entrySources", { ...vars, label });
+        entry.sources[key] = value;
+      }
+    }
+    entries.push(entry);
+  }
+  const now = new Date().toISOString();
+  return {
+    character: {
+      id: raw.id || newId(),
+      system: system.id,
+      name,
+      note,
+      pc: raw.pc ?? true,
+      stats,
+      entries,
+      created: typeof raw.created === "string" ? raw.created : now,
+      updated: typeof raw.updated === "string" ? raw.updated : now,
+    },
+  };
+}
+
+export const EXPORT_FORMAT = "pyrules-characters";
+
+export function exportDocument(characters) {
+  return { format: EXPORT_FORMAT, version: 1, exported: new Date().toISOString(), characters };
+}
+
+/** The characters of an export file (or {error}): the object form or a bare array. */
+export function importList(data) {
+  let list;
+  if (Array.isArray(data)) list = data;
+  else if (isPlainObject(data) && data.format === EXPORT_FORMAT && Array.isArray(data.characters)) list = data.characters;
+  else return { error: { key: "import.format", vars: {} } };
+  if (list.length > IMPORT_MAX) return { error: { key: "import.tooMany", vars: { max: IMPORT_MAX } } };
+  return { list };
+}

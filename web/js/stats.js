@@ -1,0 +1,239 @@
+// Session statistics: how lucky the rolls were against their exact odds.
+//
+// Right after a roll lands, recordLuck() asks the engine (op `luck`) where the roll's
+// margin falls under the exact odds of its params — its percentile, 0.5 being an average
+// roll — and stores it in the history entry. For an opposed roll each side's dice are
+// judged as a single roll of that side (the engine re-resolves the same faces, then
+// `luck`), since the margins of an opposition are measured against the other side.
+//
+// The statistics screen reads the history since "Nouvelle session": rolls, average
+// luck, criticals and fumbles (the best and worst outcome tiers of each system; with a
+// two-tier system, the extreme die instead), overall and per character, with a
+// histogram of the percentiles and a bar per character (plain HTML/CSS bars).
+
+import { debounce, h, storageGet, storageSet } from "./dom.js";
+import { formatNumber, formatTime, lang, t } from "./i18n.js";
+
+const SESSION_KEY = "pyrules:session";
+const BINS = 10;
+const NOBODY = "\u0000none";
+
+export function makeLuckRecorder(ctx) {
+  const { engine, history } = ctx;
+  const systemOf = (id) => (ctx.systems() || []).find((s) => s.id === id);
+
+  /** The margin of one side's dice judged as a single roll with its own params. */
+  async function singleMargin(system, params, roll) {
+    const plan = await engine.call({ op: "dice", system: system.id, params, lang: lang() });
+    if (!plan.ok) return null;
+    const withFaces = { ...params };
+    for (const group of plan.result.groups) {
+      withFaces[group.field] = roll.dice.filter((d) => d.kind === group.kind).map((d) => d.rolled);
+    }
+    const answer = await engine.call({ op: "roll", system: system.id, params: withFaces, lang: lang() });
+    return answer.ok ? answer.result.margin : null;
+  }
+
+  async function luckOf(system, params, margin) {
+    if (margin === null || margin === undefined) return null;
+    const answer = await engine.call({ op: "luck", system: system.id, params, margins: [margin], lang: lang() });
+    return answer.ok ? answer.result.percentiles[0] : null;
+  }
+
+  function withoutFaces(system, params) {
+    const out = { ...(params || {}) };
+    for (const field of system.fields) if (field.type === "faces" || field.type === "placement") delete out[field.name];
+    return out;
+  }
+
+  /**
+   * Store the luck of a history entry (never blocks the result: call it without await).
+   * result: the engine's answer for an opposed roll (its sides' dice).
+   */
+  return async function recordLuck(entry, result = null) {
+    const system = systemOf(entry.system);
+    if (!system) return;
+    try {
+      let patch;
+      if (entry.mode === "oppose") {
+        if (!result) return;
+        patch = {};
+        for (const side of ["actor", "opponent"]) {
+          const params = withoutFaces(system, entry[side]);
+          const margin = await singleMargin(system, params, result[side]);
+          patch[`${side}Luck`] = await luckOf(system, params, margin);
+        }
+      } else {
+        patch = { luck: await luckOf(system, withoutFaces(system, entry.params), entry.margin) };
+      }
+      const latest = history.find(entry.id);
+      if (!latest || latest.margin !== entry.margin) return; // changed meanwhile (placement)
+      history.update({ ...latest, ...patch });
+    } catch (error) {
+      console.warn("luck not recorded", error);
+    }
+  };
+}
+
+// ------------------------------------------------------------------------------ session
+
+export function sessionStart() {
+  const saved = storageGet(SESSION_KEY, null);
+  return saved && typeof saved.start === "string" ? saved.start : null;
+}
+
+export function newSession() {
+  storageSet(SESSION_KEY, { start: new Date().toISOString() });
+}
+
+/** Rolls of the session, per side: [{key, name, system, outcome, luck, extreme}]. */
+export function sessionRolls(entries, start) {
+  const rolls = [];
+  for (const entry of entries) {
+    if (start && entry.time < start) continue;
+    if (entry.mode === "oppose") {
+      for (const side of ["actor", "opponent"]) {
+        const who = entry[`${side}Who`];
+        rolls.push({ key: who ? who.id || `npc:${who.name}` : NOBODY, name: who?.name || null, system: entry.system, outcome: entry[`${side}Outcome`], luck: entry[`${side}Luck`], extreme: null });
+      }
+    } else {
+      const who = entry.who;
+      rolls.push({ key: who ? who.id || `npc:${who.name}` : NOBODY, name: who?.name || null, system: entry.system, outcome: entry.outcome, luck: entry.luck, extreme: entry.extreme ?? null });
+    }
+  }
+  return rolls;
+}
+
+/** "critical", "fumble" or null: best / worst tier of the system (or the extreme die). */
+export function tierKind(system, roll) {
+  const outcomes = system?.outcomes || [];
+  if (outcomes.length > 2) {
+    if (roll.outcome === outcomes[0].id) return "critical";
+    if (roll.outcome === outcomes[outcomes.length - 1].id) return "fumble";
+    return null;
+  }
+  if (roll.extreme === "high") return "critical";
+  if (roll.extreme === "low") return "fumble";
+  return null;
+}
+
+export function summarizeRolls(rolls, systems) {
+  const blank = (key, name) => ({ key, name, rolls: 0, lucks: [], critical: 0, fumble: 0 });
+  const total = blank("all", null);
+  const groups = new Map();
+  for (const roll of rolls) {
+    const system = systems.find((s) => s.id === roll.system);
+    const kind = tierKind(system, roll);
+    if (!groups.has(roll.key)) groups.set(roll.key, blank(roll.key, roll.name));
+    for (const group of [total, groups.get(roll.key)]) {
+      group.rolls += 1;
+      if (typeof roll.luck === "number") group.lucks.push(roll.luck);
+      if (kind) group[kind] += 1;
+    }
+  }
+  const mean = (list) => (list.length ? list.reduce((a, b) => a + b, 0) / list.length : null);
+  for (const group of [total, ...groups.values()]) group.luck = mean(group.lucks);
+  const people = [...groups.values()].sort((a, b) => (a.key === NOBODY) - (b.key === NOBODY) || b.rolls - a.rolls || String(a.name).localeCompare(String(b.name)));
+  return { total, people };
+}
+
+function percent(value) {
+  return value === null ? "—" : formatNumber(value, { style: "percent", maximumFractionDigits: 0 });
+}
+
+export class StatsView {
+  constructor(ctx, root) {
+    this.ctx = ctx;
+    this.root = root;
+    this.refresh = debounce(() => this.render(), 120);
+    ctx.history.onChange(() => {
+      if (!this.root.hidden) this.refresh();
+    });
+  }
+
+  render() {
+    const systems = this.ctx.systems() || [];
+    const start = sessionStart();
+    const rolls = sessionRolls(this.ctx.history.entries, start);
+    const { total, people } = summarizeRolls(rolls, systems);
+    const again = h("button", { type: "button", class: ["button", "button--primary"], id: "session-new", text: t("stats.newSession") });
+    again.addEventListener("click", () => {
+      newSession();
+      this.render();
+      this.ctx.announce(t("stats.sessionStarted"));
+      document.getElementById("session-new")?.focus();
+    });
+    const tile = (key, label, value) => h("div", { class: "stat-tile", dataset: { key } }, h("dt", { text: label }), h("dd", { text: value }));
+    const parts = [
+      h("div", { class: "panel-head" }, h("h2", { class: "panel-title", id: "stats-title", text: t("stats.title") }), again),
+      h("p", { class: "panel-hint", id: "session-since", text: start ? t("stats.since", { time: formatTime(start) }) : t("stats.sinceStart") }),
+      h(
+        "dl",
+        { class: "stat-tiles", id: "stats-totals" },
+        tile("rolls", t("stats.rolls"), String(total.rolls)),
+        tile("luck", t("stats.luck"), percent(total.luck)),
+        tile("critical", t("stats.critical"), String(total.critical)),
+        tile("fumble", t("stats.fumble"), String(total.fumble)),
+      ),
+    ];
+    if (!rolls.length) {
+      parts.push(h("p", { class: "char-empty", id: "stats-empty", text: t("stats.empty") }));
+    } else {
+      parts.push(this.histogram(rolls), this.perPerson(people));
+    }
+    parts.push(h("p", { class: "panel-hint stats-explain", text: t("stats.explain") }));
+    this.root.replaceChildren(h("section", { class: ["panel", "stats-panel"], "aria-labelledby": "stats-title" }, ...parts));
+  }
+
+  histogram(rolls) {
+    const counts = new Array(BINS).fill(0);
+    let judged = 0;
+    for (const roll of rolls) {
+      if (typeof roll.luck !== "number") continue;
+      judged += 1;
+      counts[Math.min(BINS - 1, Math.floor(roll.luck * BINS))] += 1;
+    }
+    const top = Math.max(1, ...counts);
+    const bars = counts.map((count, i) => {
+      const from = (i * 100) / BINS;
+      const to = ((i + 1) * 100) / BINS;
+      const bar = h("span", { class: "histo-bar" });
+      bar.style.height = `${((count / top) * 100).toFixed(1)}%`;
+      const label = t("stats.binLabel", { from, to, n: count });
+      return h(
+        "li",
+        { class: ["histo-bin", i < BINS / 2 ? "is-unlucky" : "is-lucky"], dataset: { bin: i, count }, title: label },
+        h("span", { class: "histo-count", text: count ? String(count) : "" }),
+        h("span", { class: "histo-track", "aria-hidden": "true" }, bar),
+        h("span", { class: "visually-hidden", text: label }),
+      );
+    });
+    return h(
+      "figure",
+      { class: "luck-histogram", id: "luck-histogram", dataset: { judged } },
+      h("figcaption", { class: "sheet-subtitle", text: t("stats.histogram") }),
+      h("ol", { class: "histo-bins" }, bars),
+      h("p", { class: "histo-axis", "aria-hidden": "true" }, h("span", { text: t("stats.unlucky") }), h("span", { text: t("stats.average") }), h("span", { text: t("stats.lucky") })),
+    );
+  }
+
+  perPerson(people) {
+    const rows = people.map((group) => {
+      const name = group.name || t("stats.nobody");
+      const bar = h("span", { class: "luck-bar" });
+      const luck = group.luck ?? 0.5;
+      // A bar from the middle (0.5, an average roll) to the group's mean.
+      bar.style.left = `${(Math.min(luck, 0.5) * 100).toFixed(1)}%`;
+      bar.style.width = `${(Math.abs(luck - 0.5) * 100).toFixed(1)}%`;
+      bar.classList.add(luck >= 0.5 ? "is-lucky" : "is-unlucky");
+      return h(
+        "li",
+        { class: "luck-row", dataset: { who: name, rolls: group.rolls, luck: group.luck ?? "", critical: group.critical, fumble: group.fumble } },
+        h("p", { class: "luck-name", text: name }),
+        h("p", { class: "luck-numbers", text: t("stats.personLine", { n: group.rolls, luck: percent(group.luck), critical: group.critical, fumble: group.fumble }) }),
+        h("span", { class: "luck-track", "aria-hidden": "true" }, h("span", { class: "luck-mid" }), bar),
+      );
+    });
+    return h("section", { class: "luck-people", "aria-labelledby": "luck-people-title" }, h("h3", { class: "sheet-subtitle", id: "luck-people-title", text: t("stats.byCharacter") }), h("ul", { class: "luck-rows", id: "stats-people" }, rows));
+  }
+}
