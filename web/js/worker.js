@@ -1,23 +1,58 @@
 // pyrules engine worker (module worker).
 //
-// Boots Pyodide from this site's own copy (../pyodide/), installs micropip and the
-// pyrules wheel named by ../version.json, then answers {id, request} messages with
-// {id, answer}, where answer is the JSON text returned by pyrules.api.handle(request).
+// Boots Pyodide from this site's own copy (../pyodide/) with the pyrules wheel named by
+// ../version.json installed and pyrules.api imported, then answers {id, request} messages
+// with {id, answer}, where answer is the JSON text returned by pyrules.api.handle(request).
+//
+// Two ways to boot:
+//   snapshot  a Pyodide memory snapshot kept on this device (snapshot.js) is restored:
+//             Python, the wheel and the imported engine come back as they were, in a
+//             fraction of the time. Every random generator is then reseeded from the OS.
+//   fresh     plain loadPyodide(), the wheel unpacked into site-packages, pyrules imported;
+//             a snapshot of that state is taken before the first request is answered, and
+//             stored once the worker is idle, for the next visit. Any problem with a
+//             snapshot (missing, corrupt, of another version, restore failing) ends here
+//             too: the only cost is a slower start.
+//
+// The wheel is pure Python: it is unpacked with zipfile (what micropip would do with
+// deps=False), because pyodide.loadPackage() - which micropip needs - leaves state that
+// Pyodide 314 cannot put in a snapshot ("Unexpected hiwire entry at index 6"), and loading
+// and importing micropip cost several hundred milliseconds at every first visit.
 //
 // No Python source is ever received from the page: the only Python this worker runs is
-// the import of pyrules.api and calls of its handle() function.
+// below (install, import, reseed) and calls of pyrules.api.handle().
 //
 // Messages sent to the page:
-//   {type: "progress", step, loaded, total}   step: version | runtime | python | micropip | pyrules
-//   {type: "ready", version, build}
+//   {type: "progress", step, loaded, total}   step: version | runtime | python | pyrules
+//   {type: "boot", path, ms, fallback, timings, origin}
+//                                             path: snapshot | fresh; fallback: why a stored
+//                                             snapshot was not used (null if none was tried);
+//                                             timings: ms since the worker was created, per step;
+//                                             origin: the worker's performance.timeOrigin
+//   {type: "ready", version, build, path}
+//   {type: "snapshot", state, ...}            state: stored | failed | skipped, after ready
 //   {type: "error", step, message}
 //   {id, answer}
 
+const STARTED = performance.now();
 const SITE = new URL("../", import.meta.url);
 const PYODIDE_DIR = new URL("pyodide/", SITE);
+const VERSION_URL = new URL("version.json", SITE);
+// Quiet time before the snapshot is written (≈ 31 MB), so the page's first requests and
+// the service worker's own caching go first; never later than STORE_MAX_WAIT_MS.
+const STORE_IDLE_MS = 300;
+const STORE_MAX_WAIT_MS = 5000;
 
 let handle = null;
 let booting = null;
+let lastBusy = 0;
+// Milliseconds since the worker was created (its performance.timeOrigin) at each step of the
+// boot, told in the "boot" message; "script" is when this module started running.
+const timings = { script: Math.round(STARTED) };
+
+function lap(name) {
+  timings[name] = Math.round(performance.now());
+}
 
 function post(message) {
   self.postMessage(message);
@@ -27,11 +62,18 @@ function progress(step, loaded = 0, total = 0) {
   post({ type: "progress", step, loaded, total });
 }
 
+// A promise whose failure is reported where it is awaited, never as "unhandled".
+function quiet(promise) {
+  promise.catch(() => {});
+  return promise;
+}
+
 // Count the bytes of the runtime files while Pyodide downloads them, so the page can show
-// a real progress bar. Only responses from our pyodide/ folder are wrapped; the wrapped
-// response keeps status and headers (application/wasm streaming compilation still works).
-// The two big files (≈ 12 MB together); the rest of the runtime is small. Once both are
-// downloaded, what remains of loadPyodide() is starting Python.
+// a real progress bar. Pyodide gets the response untouched; a clone of it is read alongside
+// to count the bytes. (A wrapped Response would have no URL, and Chromium only keeps the
+// compiled wasm in its code cache for responses that have one: later visits would compile
+// the 9.6 MB module again.) Only the two big files are counted (≈ 12 MB together); the rest
+// of the runtime is small. Once both are in, what remains of loadPyodide() is starting Python.
 const RUNTIME_FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
 const runtimeBytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0 };
 
@@ -45,42 +87,35 @@ function watchRuntimeDownloads() {
       return response;
     }
     runtimeBytes.seen.add(name);
-    const length = Number(response.headers.get("Content-Length")) || 0;
-    runtimeBytes.total += length;
-    // Byte counts are only told once both sizes are known, so the bar never goes back.
-    const counting = () => runtimeBytes.seen.size === RUNTIME_FILES.length;
-    if (counting()) progress("runtime", runtimeBytes.loaded, runtimeBytes.total);
-    const reader = response.body.getReader();
-    const stream = new ReadableStream({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          runtimeBytes.done.add(name);
-          if (runtimeBytes.done.size === RUNTIME_FILES.length) {
-            progress("python");
-          }
-          return;
-        }
-        runtimeBytes.loaded += value.byteLength;
-        const now = Date.now();
-        if (counting() && now - runtimeBytes.lastPost > 50) {
-          // At most ~20 messages a second: enough for a smooth bar.
-          runtimeBytes.lastPost = now;
-          progress("runtime", Math.min(runtimeBytes.loaded, runtimeBytes.total), runtimeBytes.total);
-        }
-        controller.enqueue(value);
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(stream, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    runtimeBytes.total += Number(response.headers.get("Content-Length")) || 0;
+    quiet(countBytes(name, response.clone()));
+    return response;
   };
+}
+
+async function countBytes(name, copy) {
+  // Byte counts are only told once both sizes are known, so the bar never goes back.
+  const counting = () => runtimeBytes.seen.size === RUNTIME_FILES.length;
+  if (counting()) progress("runtime", runtimeBytes.loaded, runtimeBytes.total);
+  const reader = copy.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    runtimeBytes.loaded += value.byteLength;
+    const now = Date.now();
+    if (counting() && now - runtimeBytes.lastPost > 200) {
+      // At most 5 messages a second: the bar eases between them (CSS transition), and
+      // each message costs the page's main thread a style and layout pass.
+      runtimeBytes.lastPost = now;
+      progress("runtime", Math.min(runtimeBytes.loaded, runtimeBytes.total), runtimeBytes.total);
+    }
+  }
+  runtimeBytes.done.add(name);
+  if (runtimeBytes.done.size === RUNTIME_FILES.length) {
+    progress("python");
+  }
 }
 
 class BootError extends Error {
@@ -98,56 +133,230 @@ async function step(name, action) {
   }
 }
 
-async function boot() {
-  progress("version");
-  const versionURL = new URL("version.json", SITE);
-  const info = await step("version", async () => {
-    const response = await fetch(versionURL, { cache: "no-cache" });
-    if (!response.ok) {
-      throw new Error(`HTTP ${response.status} ${versionURL.pathname}`);
-    }
-    return response.json();
+function message(error) {
+  return error && error.message ? error.message : String(error);
+}
+
+async function fetchOK(url, init) {
+  const response = await fetch(url, init);
+  if (!response.ok) {
+    throw new Error(`HTTP ${response.status} ${new URL(url).pathname}`);
+  }
+  return response;
+}
+
+// ---------------------------------------------------------------------------- start-up
+// Everything that does not depend on something else starts now, in parallel: version.json,
+// the Pyodide loader and its 1.2 MB companion module (the import() inside loadPyodide() then
+// finds it loaded), and the look-up of a stored snapshot (./snapshot.js is imported here
+// rather than statically, so that its download does not hold all of this back).
+// loadPyodide() itself starts the wasm, the standard library and the lock file as soon as it
+// is called.
+
+watchRuntimeDownloads();
+const infoPromise = quiet(fetchOK(VERSION_URL, { cache: "no-cache" }).then((r) => r.json()));
+const pyodideModulePromise = quiet(import(new URL("pyodide.mjs", PYODIDE_DIR).href));
+quiet(import(new URL("pyodide.asm.mjs", PYODIDE_DIR).href));
+let SnapshotStore = null; // the class from ./snapshot.js, once loaded
+let store = null; // null: no snapshot this time (no Cache Storage, or it failed)
+const storedPromise = import("./snapshot.js")
+  .then(async (module) => {
+    SnapshotStore = module.SnapshotStore;
+    store = SnapshotStore.open(SITE);
+    return store ? await store.lookup() : { entry: null, failures: null };
+  })
+  .catch((error) => {
+    console.warn("[pyrules] snapshot store unavailable:", message(error));
+    store = null;
+    return { entry: null, failures: null };
   });
 
-  progress("runtime");
-  watchRuntimeDownloads();
-  const pyodideModule = await step("runtime", () => import(new URL("pyodide.mjs", PYODIDE_DIR).href));
+function pyodideOptions(extra) {
+  return {
+    indexURL: PYODIDE_DIR.href,
+    stdout: () => {},
+    stderr: (text) => console.warn("[pyodide]", text),
+    ...extra,
+  };
+}
+
+// Unpack the wheel (pure Python) into site-packages and import every module of pyrules
+// except the command line, so that nothing of pyrules is ever imported lazily after a
+// snapshot restore: the files written here live in the JS-side file system, which a memory
+// snapshot does not hold. The standard library stays importable (Pyodide writes its zip
+// again at every start).
+const INSTALL = `
+def _pyrules_install(wheel):
+    import importlib, os, sys, zipfile
+    site = next(p for p in sys.path if p.endswith("site-packages"))
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        zf.extractall(site)
+    os.remove(wheel)
+    importlib.invalidate_caches()
+    for name in sorted(names):
+        if name.startswith("pyrules/") and name.endswith(".py"):
+            module = name[:-3].replace("/", ".").removesuffix(".__init__")
+            if module.rpartition(".")[2] not in ("__main__", "cli"):
+                importlib.import_module(module)
+`;
+
+// After a restore: the state of every generator was frozen in the snapshot. The engine
+// draws unseeded rolls from secrets (the OS, crypto.getRandomValues), which holds no state;
+// random's shared instance is reseeded from the OS anyway, in case anything uses it.
+const RESEED = `
+import random as _random
+_random.seed()
+del _random
+`;
+
+function getHandle(pyodide) {
+  return pyodide.pyimport("pyrules.api").handle;
+}
+
+function checkHandle(fn, info) {
+  const answer = JSON.parse(fn(JSON.stringify({ op: "version" })));
+  if (!answer.ok || answer.result.version !== info.version) {
+    throw new Error(`engine answers version ${JSON.stringify(answer.result)}, want ${info.version}`);
+  }
+}
+
+async function restore(pyodideModule, info, entry) {
+  const bytes = quiet(SnapshotStore.bytes(entry).then((data) => (lap("snapshotRead"), data)));
+  const pyodide = await pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: bytes }));
+  lap("loadPyodide");
+  progress("python");
+  pyodide.runPython(RESEED);
+  const fn = getHandle(pyodide);
+  checkHandle(fn, info);
+  return fn;
+}
+
+async function fresh(pyodideModule, info, makeSnapshot) {
+  const wheelURL = new URL(info.wheel, VERSION_URL).href;
+  const wheel = quiet(fetchOK(wheelURL).then((r) => r.arrayBuffer()));
   const pyodide = await step("runtime", () =>
-    pyodideModule.loadPyodide({
-      indexURL: PYODIDE_DIR.href,
-      fullStdLib: false,
-      stdout: () => {},
-      stderr: (text) => console.warn("[pyodide]", text),
-    }),
+    pyodideModule.loadPyodide(pyodideOptions(makeSnapshot ? { _makeSnapshot: true } : {})),
   );
+  lap("loadPyodide");
+  // Pyodide 314 restores into a heap of the size it starts with (it does not grow the heap
+  // for a bigger snapshot), so a snapshot is only kept if the heap has not grown.
+  const startHeap = pyodide._module && pyodide._module.HEAP8 ? pyodide._module.HEAP8.length : 0;
   progress("python");
 
-  progress("micropip");
-  const micropipURL = new URL(info.micropip, versionURL).href;
-  await step("micropip", async () => {
-    // By URL, not by name: the wheel we ship is not the one pyodide-lock.json describes.
-    // loadPackage reports failures through errorCallback instead of rejecting.
-    const problems = [];
-    await pyodide.loadPackage(micropipURL, { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
-    if (problems.length) {
-      throw new Error(problems.join(" "));
-    }
-    pyodide.pyimport("micropip").destroy();
-  });
-
   progress("pyrules");
-  const wheelURL = new URL(info.wheel, versionURL).href;
-  handle = await step("pyrules", async () => {
-    const micropip = pyodide.pyimport("micropip");
-    try {
-      await micropip.install.callKwargs(wheelURL, { deps: false });
-    } finally {
-      micropip.destroy();
-    }
-    return pyodide.pyimport("pyrules.api").handle;
+  const data = await step("pyrules", () => wheel);
+  await step("pyrules", () => {
+    const path = "/tmp/" + wheelURL.slice(wheelURL.lastIndexOf("/") + 1);
+    pyodide.FS.writeFile(path, new Uint8Array(data));
+    pyodide.runPython(`${INSTALL}\n_pyrules_install(${JSON.stringify(path)})\ndel _pyrules_install\n`);
   });
+  lap("installed");
 
-  post({ type: "ready", version: info.version, build: info.build });
+  // The snapshot is taken here, before any request: no request-specific state in it, no
+  // live proxy, and the heap as small as it will ever be. It is a copy of the heap (~20 ms);
+  // writing it to storage (the slow part) waits until the worker is idle after "ready".
+  let snapshot = null;
+  let skipped = makeSnapshot ? null : "disabled";
+  if (makeSnapshot) {
+    const heap = pyodide._module && pyodide._module.HEAP8 ? pyodide._module.HEAP8.length : 0;
+    if (startHeap && heap !== startHeap) {
+      skipped = `heap grew from ${startHeap} to ${heap} bytes`;
+    } else {
+      try {
+        snapshot = pyodide.makeMemorySnapshot();
+      } catch (error) {
+        skipped = message(error);
+      }
+    }
+  }
+  lap("snapshot");
+  const fn = await step("pyrules", () => getHandle(pyodide));
+  return { fn, snapshot, skipped };
+}
+
+async function boot() {
+  progress("version");
+  const info = await step("version", () => infoPromise);
+  lap("version");
+  const pyodideModule = await step("runtime", () => pyodideModulePromise);
+  lap("pyodideModule");
+  const stored = await storedPromise;
+  lap("lookup");
+  progress("runtime");
+
+  let fallback = null;
+  if (stored.entry) {
+    if (SnapshotStore.matches(stored.entry, info)) {
+      try {
+        handle = await restore(pyodideModule, info, stored.entry);
+        bootDone("snapshot", null);
+        post({ type: "ready", version: info.version, build: info.build, path: "snapshot" });
+        return;
+      } catch (error) {
+        fallback = message(error);
+        console.warn("[pyrules] snapshot restore failed, booting normally:", fallback);
+        stored.failures = SnapshotStore.nextFailures(stored.failures, info, fallback);
+        quiet(store.recordFailure(stored.failures));
+      }
+    } else {
+      // Left by another build or another Pyodide: of no use any more.
+      fallback = "snapshot of another version";
+      quiet(store.discard());
+    }
+  }
+
+  const makeSnapshot = store !== null && SnapshotStore.worthMaking(stored.failures, info);
+  const { fn, snapshot, skipped } = await fresh(pyodideModule, info, makeSnapshot);
+  handle = fn;
+  bootDone("fresh", fallback);
+  post({ type: "ready", version: info.version, build: info.build, path: "fresh" });
+  if (snapshot) {
+    keepSnapshot(snapshot, info);
+  } else {
+    post({ type: "snapshot", state: "skipped", reason: skipped || "unavailable" });
+  }
+}
+
+function bootDone(path, fallback) {
+  lap("ready");
+  post({ type: "boot", path, ms: timings.ready, fallback, timings, origin: performance.timeOrigin });
+}
+
+function idle() {
+  const start = performance.now();
+  return new Promise((resolve) => {
+    const check = () => {
+      const now = performance.now();
+      const quietFor = now - lastBusy;
+      if (quietFor >= STORE_IDLE_MS || now - start >= STORE_MAX_WAIT_MS) {
+        resolve();
+      } else {
+        setTimeout(check, STORE_IDLE_MS - quietFor);
+      }
+    };
+    setTimeout(check, STORE_IDLE_MS);
+  });
+}
+
+async function keepSnapshot(snapshot, info) {
+  lastBusy = performance.now();
+  await idle();
+  const started = performance.now();
+  try {
+    await store.save(snapshot, info);
+    post({
+      type: "snapshot",
+      state: "stored",
+      bytes: snapshot.byteLength,
+      ms: Math.round(performance.now() - started),
+      cache: store.name,
+      key: store.key,
+    });
+  } catch (error) {
+    console.warn("[pyrules] could not store the snapshot:", message(error));
+    post({ type: "snapshot", state: "failed", reason: message(error) });
+  }
 }
 
 function answer(id, request) {
@@ -158,9 +367,10 @@ function answer(id, request) {
     // handle() never raises by contract; report an engine crash in the same shape.
     text = JSON.stringify({
       ok: false,
-      error: { code: "engine_error", field: null, message: String(error && error.message ? error.message : error) },
+      error: { code: "engine_error", field: null, message: message(error) },
     });
   }
+  lastBusy = performance.now();
   post({ id, answer: text });
 }
 
@@ -182,6 +392,6 @@ booting.catch((error) => {
   post({
     type: "error",
     step: error instanceof BootError ? error.step : "runtime",
-    message: error && error.message ? error.message : String(error),
+    message: message(error),
   });
 });

@@ -1,0 +1,433 @@
+"""Time the app's start in Chromium against a bare Pyodide page: ``python bench/boot.py``.
+
+Builds dist/, serves it next to a bare page (a temporary folder holding a link to dist/ as
+app/ and bare/index.html, which only calls loadPyodide() from app/pyodide/), then, in one
+headless Chromium (Debian's, or $PYRULES_CHROMIUM; never a downloaded one), repeats for
+--rounds rounds, interleaved so that noise hits every measure alike:
+
+    bare    a fresh profile opens the bare page: navigation -> loadPyodide() resolved
+    first   a fresh profile opens the app: navigation -> performance mark "pyrules:ready"
+    later   the same profile opens the app again, once the snapshot is stored and the
+            service worker has cached the app: navigation -> "pyrules:ready"
+
+It prints one Markdown table of medians (with min-max) and the ratios to the bare page,
+checked against the targets, plus the round trip of a roll through window.pyrules.call,
+the odds of a big pool timed inside Pyodide (in the bare page, after its timing, with the
+wheel unpacked there; cold = first call, warm = repeated) and the longest main-thread task
+(PerformanceObserver "longtask") before ready. Each measure waits until the machine's CPU
+is idle (on Linux), so that a burst from another program does not land in one measure only.
+Nothing is asserted: the exit code is 0 unless the app failed to boot.
+
+    python bench/boot.py [--rounds N] [--no-build] [--dist DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 120_000
+ODDS = {
+    "op": "odds",
+    "system": "pool",
+    "params": {"pot": 30, "flame": 10, "augmentations": 10, "diff": 9},
+}
+ROLL = {"op": "roll", "system": "pool", "params": {"pot": 6, "flame": 2, "augmentations": 1}}
+# A measure starts once the machine's CPU was less than IDLE_BELOW busy for a second (waiting
+# at most IDLE_WAIT_S).
+IDLE_BELOW = 0.15
+IDLE_WAIT_S = 120
+TARGETS = {"first": 1.15, "later": 0.35, "roll_ms": 5.0, "odds_ms": 50.0, "longtask_ms": 50.0}
+
+# Every page: collect main-thread long tasks from the start, and note when the form fields
+# first exist (usable forms).
+INIT_SCRIPT = """
+window.__longtasks = [];
+try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longtasks.push([e.startTime, e.duration]);
+  }).observe({ type: "longtask", buffered: true });
+} catch (error) {}
+window.__formsAt = null;
+(function poll() {
+  if (document.querySelector(".side-form[data-system] input")) {
+    window.__formsAt = performance.now();
+  } else {
+    requestAnimationFrame(poll);
+  }
+})();
+"""
+
+# The bare page: only loadPyodide() from the app's own runtime. An external script, since the
+# local server sends the app's Content-Security-Policy (no inline script) with every file.
+BARE_PAGE = """<!doctype html>
+<meta charset="utf-8">
+<title>bare loadPyodide</title>
+<script type="module" src="bare.js"></script>
+"""
+BARE_SCRIPT = """
+import { loadPyodide } from "../app/pyodide/pyodide.mjs";
+const indexURL = new URL("../app/pyodide/", location.href).href;
+window.bench = (async () => {
+  const pyodide = await loadPyodide({ indexURL });
+  performance.mark("bare:ready");
+  // After the timing: the engine in this same Pyodide, to time the odds inside Pyodide.
+  const info = await (await fetch("../app/version.json")).json();
+  const wheel = await (await fetch("../app/" + info.wheel)).arrayBuffer();
+  pyodide.FS.writeFile("/tmp/pyrules.whl", new Uint8Array(wheel));
+  pyodide.runPython(`
+import sys, zipfile
+site = next(p for p in sys.path if p.endswith("site-packages"))
+zipfile.ZipFile("/tmp/pyrules.whl").extractall(site)
+import pyrules.api
+`);
+  const handle = pyodide.pyimport("pyrules.api").handle;
+  const request = JSON.stringify(ODDS);
+  const time = () => {
+    const start = performance.now();
+    const answer = JSON.parse(handle(request));
+    if (!answer.ok) throw new Error(JSON.stringify(answer));
+    return performance.now() - start;
+  };
+  const cold = time();
+  const warm = [];
+  for (let i = 0; i < 10; i++) warm.push(time());
+  return { ready: performance.getEntriesByName("bare:ready")[0].startTime, cold, warm };
+})();
+""".replace("ODDS", json.dumps(ODDS))
+
+
+def find_chromium() -> str:
+    path = os.environ.get("PYRULES_CHROMIUM") or shutil.which("chromium")
+    if not path:
+        sys.exit("no Chromium: set PYRULES_CHROMIUM or install one (apt-get install chromium)")
+    return path
+
+
+def longest_task_before(page: Any, until: float) -> float:
+    tasks = page.evaluate("() => window.__longtasks")
+    return max((duration for start, duration in tasks if start <= until), default=0.0)
+
+
+def wait_mark(page: Any, name: str, timeout: int = TIMEOUT_MS) -> float:
+    page.wait_for_function(
+        "(name) => performance.getEntriesByName(name).length > 0", arg=name, timeout=timeout
+    )
+    return float(page.evaluate("(n) => performance.getEntriesByName(n)[0].startTime", name))
+
+
+def cpu_busy(seconds: float = 1.0) -> float | None:
+    """Share of this machine's CPU time busy over `seconds` (Linux /proc/stat), or None."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat", encoding="ascii") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+        idle = values[3] + (values[4] if len(values) > 4 else 0)
+        return sum(values), idle
+
+    try:
+        total0, idle0 = sample()
+        time.sleep(seconds)
+        total1, idle1 = sample()
+    except (OSError, ValueError):
+        return None
+    total = total1 - total0
+    return 1 - (idle1 - idle0) / total if total > 0 else None
+
+
+def wait_idle() -> None:
+    """Before each measure, wait (up to IDLE_WAIT_S) until the machine is idle: on a shared
+    machine, another program's burst would otherwise land in one measure only."""
+    deadline = time.monotonic() + IDLE_WAIT_S
+    while time.monotonic() < deadline:
+        busy = cpu_busy()
+        if busy is None or busy < IDLE_BELOW:
+            return
+    print(f"(machine still busy after {IDLE_WAIT_S} s: measuring anyway)", file=sys.stderr)
+
+
+def visit(page: Any, url: str) -> dict[str, Any]:
+    """Open the app; navigation -> ready, boot path, worker timings, longest task before."""
+    wait_idle()
+    page.goto(url)
+    ready = wait_mark(page, "pyrules:ready")
+    boot = page.evaluate(
+        """() => {
+          const m = performance.getEntriesByType("mark")
+            .find((e) => e.name.startsWith("pyrules:boot:"));
+          return m ? { path: m.name.split(":").pop(), ...m.detail,
+                       workerStart: m.detail.origin - performance.timeOrigin } : null;
+        }"""
+    )
+    return {
+        "ready": ready,
+        "path": boot["path"] if boot else "?",
+        "fallback": boot["fallback"] if boot else None,
+        "workerStart": boot["workerStart"] if boot else float("nan"),
+        "timings": boot["timings"] if boot else {},
+        "longtask": longest_task_before(page, ready),
+        "forms": page.evaluate("() => window.__formsAt"),
+    }
+
+
+def run_bare(browser: Any, base: str) -> dict[str, Any]:
+    context = browser.new_context()
+    context.add_init_script(INIT_SCRIPT)
+    page = context.new_page()
+    wait_idle()
+    page.goto(base + "bare/index.html")
+    result = page.evaluate("() => window.bench")
+    result["longtask"] = longest_task_before(page, result["ready"])
+    context.close()
+    return dict(result)
+
+
+def run_reduced_motion(browser: Any, base: str) -> dict[str, Any]:
+    """A first visit with prefers-reduced-motion (the app then runs no CSS animation)."""
+    context = browser.new_context(reduced_motion="reduce")
+    context.add_init_script(INIT_SCRIPT)
+    result = visit(context.new_page(), base + "app/")
+    context.close()
+    return result
+
+
+def run_app(browser: Any, base: str) -> dict[str, Any]:
+    """First visit in a fresh profile, then a later visit in the same profile."""
+    context = browser.new_context()
+    context.add_init_script(INIT_SCRIPT)
+    page = context.new_page()
+    first = visit(page, base + "app/")
+    stored = page.evaluate(
+        "() => new Promise((resolve) => {"
+        "  const look = () => {"
+        "    const m = performance.getEntriesByType('mark')"
+        "      .find((e) => e.name.startsWith('pyrules:snapshot:'));"
+        "    m ? resolve(m.detail) : setTimeout(look, 50);"
+        "  };"
+        "  look();"
+        "})"
+    )
+    first["snapshot"] = stored
+    # The service worker caches the app after the first boot; a later visit finds it done.
+    page.wait_for_selector('#pwa-status[data-ready="true"]', state="attached", timeout=TIMEOUT_MS)
+    page.close()
+
+    page = context.new_page()
+    later = visit(page, base + "app/")
+    timings = page.evaluate(
+        """async ([roll, odds]) => {
+          const time = async (request) => {
+            const start = performance.now();
+            const answer = await window.pyrules.call(request);
+            if (!answer.ok) throw new Error(JSON.stringify(answer));
+            return performance.now() - start;
+          };
+          const oddsCold = await time(odds);
+          const rolls = [];
+          for (let i = 0; i < 40; i++) rolls.push(await time(roll));
+          return { rolls, oddsCold };
+        }""",
+        [ROLL, ODDS],
+    )
+    later.update(timings)
+    context.close()
+    return {"first": first, "later": later}
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def spread(values: list[float], fmt: Callable[[float], str]) -> str:
+    if not values:
+        return "-"
+    return f"{fmt(median(values))} ({fmt(min(values))}–{fmt(max(values))})"
+
+
+def verdict(ok: bool) -> str:
+    return "pass" if ok else "**FAIL**"
+
+
+def report(rows: dict[str, list[Any]], rounds: int, chromium: str) -> str:
+    ms = lambda v: f"{v:,.0f} ms"  # noqa: E731
+    ms1 = lambda v: f"{v:.1f} ms"  # noqa: E731
+    t = TARGETS
+    bare = [r["ready"] for r in rows["bare"]]
+    first = [r["first"]["ready"] for r in rows["app"]]
+    later = [r["later"]["ready"] for r in rows["app"]]
+    calm = [r["ready"] for r in rows["calm"]]
+
+    def ratio(values: list[float]) -> float:
+        # Each against the bare page of its own round, then the median.
+        return median([v / b for v, b in zip(values, bare, strict=True)])
+
+    rolls = [median(r["later"]["rolls"]) for r in rows["app"]]
+    odds_cold = [r["cold"] for r in rows["bare"]]
+    odds_warm = [median(r["warm"]) for r in rows["bare"]]
+    odds_app = [r["later"]["oddsCold"] for r in rows["app"]]
+    long_first = [r["first"]["longtask"] for r in rows["app"]]
+    long_later = [r["later"]["longtask"] for r in rows["app"]]
+    long_bare = [r["longtask"] for r in rows["bare"]]
+    forms_later = [r["later"]["forms"] for r in rows["app"] if r["later"]["forms"] is not None]
+    paths = sorted(
+        {f'{r["first"]["path"]}/{r["later"]["path"]}' for r in rows["app"]}
+        | {f'{r["path"]} (reduced motion)' for r in rows["calm"]}
+    )
+    sizes = sorted({str(r["first"]["snapshot"].get("bytes")) for r in rows["app"]})
+    store_ms = [float(r["first"]["snapshot"].get("ms", 0)) for r in rows["app"]]
+    first_ratio, later_ratio, calm_ratio = ratio(first), ratio(later), ratio(calm)
+    lines = [
+        f"Chromium {browser_version(chromium)}, {os.cpu_count()} CPUs, {rounds} rounds, "
+        "interleaved (bare, first, later, reduced motion, bare, ...). Times from navigation; "
+        "median (min–max); a ratio is the median of the per-round ratios to that round's "
+        "bare page.",
+        "",
+        "| measure | time | vs bare page | target | |",
+        "|---|---|---|---|---|",
+        f"| bare page: `loadPyodide()` on the main thread | {spread(bare, ms)} | 1.00× | | |",
+        f"| app, first visit (fresh profile) → `pyrules:ready` | {spread(first, ms)} "
+        f"| {first_ratio:.2f}× | ≤ {t['first']:.2f}× | {verdict(first_ratio <= t['first'])} |",
+        f"| app, later visit (snapshot restored) → `pyrules:ready` | {spread(later, ms)} "
+        f"| {later_ratio:.2f}× | ≤ {t['later']:.2f}× | {verdict(later_ratio <= t['later'])} |",
+        f"| app, first visit with `prefers-reduced-motion` (no CSS animation) | "
+        f"{spread(calm, ms)} | {calm_ratio:.2f}× | ≤ {t['first']:.2f}× "
+        f"| {verdict(calm_ratio <= t['first'])} |",
+        f"| roll round trip, `window.pyrules.call` (median of 40) | {spread(rolls, ms1)} | | "
+        f"≤ {t['roll_ms']:.0f} ms | {verdict(median(rolls) <= t['roll_ms'])} |",
+        f"| odds, pool 30 dice, 10 Flame, 10 aug., inside Pyodide, cold | "
+        f"{spread(odds_cold, ms1)} | | ≤ {t['odds_ms']:.0f} ms "
+        f"| {verdict(median(odds_cold) <= t['odds_ms'])} |",
+        f"| same odds inside Pyodide, warm (median of 10) | {spread(odds_warm, ms1)} | | | |",
+        f"| same odds, app round trip right after a snapshot boot | {spread(odds_app, ms1)} "
+        "| | | |",
+        f"| longest main-thread task before ready, first visit | {spread(long_first, ms)} | | "
+        f"≤ {t['longtask_ms']:.0f} ms | {verdict(max(long_first) <= t['longtask_ms'])} |",
+        f"| longest main-thread task before ready, later visit | {spread(long_later, ms)} | | "
+        f"≤ {t['longtask_ms']:.0f} ms | {verdict(max(long_later) <= t['longtask_ms'])} |",
+        f"| (bare page, for comparison: Pyodide on the main thread) | {spread(long_bare, ms)} "
+        "| | | |",
+        f"| later visit: form fields usable at | {spread(forms_later, ms)} | | | |",
+        "",
+        "Where the time goes (medians, ms from navigation):",
+        "",
+        "| step | first visit | later visit | first, reduced motion |",
+        "|---|---|---|---|",
+    ]
+    runs = {
+        "first": [r["first"] for r in rows["app"]],
+        "later": [r["later"] for r in rows["app"]],
+        "calm": rows["calm"],
+    }
+
+    def step(run: list[dict[str, Any]], name: str) -> str:
+        values = [r["workerStart"] + r["timings"][name] for r in run if name in r["timings"]]
+        return f"{median(values):,.0f}" if values else "–"
+
+    steps = [
+        ("worker created", None),
+        ("worker script running", "script"),
+        ("Pyodide up (`loadPyodide()` or snapshot restored)", "loadPyodide"),
+        ("wheel unpacked, pyrules imported", "installed"),
+        ("snapshot taken (a copy of the heap)", "snapshot"),
+        ("worker ready", "ready"),
+    ]
+    for label, name in steps:
+        cells = []
+        for run in runs.values():
+            if name is None:
+                cells.append(f"{median([r['workerStart'] for r in run]):,.0f}")
+            else:
+                cells.append(step(run, name))
+        lines.append(f"| {label} | {' | '.join(cells)} |")
+    cells = [f"{median([r['ready'] for r in run]):,.0f}" for run in runs.values()]
+    lines += [
+        f"| page: forms built, `pyrules:ready` | {' | '.join(cells)} |",
+        "",
+        f"Boot paths seen: {', '.join(paths)}. Snapshot: {', '.join(sizes)} bytes, written "
+        f"to Cache Storage in {spread(store_ms, ms)}, after ready.",
+    ]
+    return "\n".join(lines)
+
+
+def browser_version(chromium: str) -> str:
+    try:
+        import subprocess
+
+        out = subprocess.run([chromium, "--version"], capture_output=True, text=True, check=False)
+        words = [w for w in out.stdout.split() if w[:1].isdigit()]
+        return words[0] if words else "?"
+    except OSError:
+        return "?"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--no-build", action="store_true", help="serve the site as it is")
+    parser.add_argument("--dist", type=Path, default=build.DIST, help="build into (and serve) DIR")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    chromium = find_chromium()
+    dist = args.dist.resolve()
+    if not args.no_build:
+        build.build(dist)
+    rows: dict[str, list[Any]] = {"bare": [], "app": [], "calm": []}
+    with tempfile.TemporaryDirectory(prefix="pyrules-bench-") as tmp:
+        root = Path(tmp)
+        (root / "app").symlink_to(dist, target_is_directory=True)
+        (root / "bare").mkdir()
+        (root / "bare" / "index.html").write_text(BARE_PAGE, encoding="utf-8")
+        (root / "bare" / "bare.js").write_text(BARE_SCRIPT, encoding="utf-8")
+        with build.serving(root) as base, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=chromium, args=LAUNCH_ARGS, headless=True
+            )
+            try:
+                for i in range(args.rounds):
+                    started = time.perf_counter()
+                    rows["bare"].append(run_bare(browser, base))
+                    app = run_app(browser, base)
+                    rows["app"].append(app)
+                    rows["calm"].append(run_reduced_motion(browser, base))
+                    print(
+                        f"round {i + 1}/{args.rounds}: bare {rows['bare'][-1]['ready']:.0f} ms, "
+                        f"first {app['first']['ready']:.0f} ms ({app['first']['path']}), "
+                        f"later {app['later']['ready']:.0f} ms ({app['later']['path']}"
+                        + (f": {app['later']['fallback']}" if app["later"]["fallback"] else "")
+                        + "), "
+                        f"reduced motion {rows['calm'][-1]['ready']:.0f} ms "
+                        f"[{time.perf_counter() - started:.0f} s]",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+            finally:
+                browser.close()
+    print(report(rows, args.rounds, chromium))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
