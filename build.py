@@ -463,6 +463,16 @@ def _normalize_prefix(prefix: str) -> str:
     return "/" if prefix == "/" else prefix + "/"
 
 
+# The Content-Security-Policy of web/index.html's meta tag, also sent as an HTTP header by the
+# local server: a header covers the worker scripts too (a meta tag only covers the page), so the
+# tests run the engine under it. GitHub Pages cannot send headers: there only the meta tag acts.
+CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
+    "base-uri 'self'"
+)
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Serves a directory with the MIME types Pyodide needs, optionally under a sub-path."""
 
@@ -503,6 +513,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
+        self.send_header("Content-Security-Policy", CSP)
         super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:

@@ -9,7 +9,7 @@
 import { h } from "./dom.js";
 import { SideForm, summarize } from "./forms.js";
 import { entryFrom } from "./history.js";
-import { lang, pick, t } from "./i18n.js";
+import { addStrings, lang, pick, t } from "./i18n.js";
 import { renderRoll } from "./result.js";
 import {
   cleanCharacter,
@@ -30,6 +30,20 @@ import {
 import { appliedText, SourcesPanel } from "./sources.js";
 import * as store from "./store.js";
 import { confirmAction, download, flash, showRolled, stamp, switchControl } from "./ui.js";
+
+// An export of 500 characters of 100 skills is well under this; a bigger file is not ours.
+const IMPORT_BYTES = 5e6;
+
+addStrings({
+  fr: {
+    "import.tooBig": "fichier trop gros (plus de {max} Mo) pour un export de personnages.",
+    "editor.statRange": "Un entier de {min} à {max}.",
+  },
+  en: {
+    "import.tooBig": "file too big (over {max} MB) for a characters export.",
+    "editor.statRange": "A whole number from {min} to {max}.",
+  },
+});
 
 /** Raw form values (as SideForm keeps them) from API params. */
 function rawFrom(fields, params) {
@@ -60,7 +74,11 @@ export class CharactersView {
     this.root = root;
     this.characters = [];
     this.loaded = false;
-    this.selectedId = sessionStorage.getItem("pyrules:character") || null;
+    try {
+      this.selectedId = sessionStorage.getItem("pyrules:character") || null;
+    } catch {
+      this.selectedId = null; // storage switched off
+    }
     this.editor = null;
     this.situations = {}; // character id -> raw situation values
     this.situationUI = {}; // character id -> {open}
@@ -400,7 +418,12 @@ export class CharactersView {
       commit: async () => {
         const fresh = this.byId(character.id) || character;
         const updated = { ...fresh, stats: { ...fresh.stats, [state.usedKey]: answer.result.used }, updated: new Date().toISOString() };
-        await this.put(updated);
+        try {
+          await this.put(updated);
+        } catch (error) {
+          // The roll stands; the spent effort could not be written (the notice says why).
+          this.storageFailed(this.quickError?.isConnected ? this.quickError : this.message, error);
+        }
       },
     };
   }
@@ -413,7 +436,12 @@ export class CharactersView {
       flash(this.quickError, answer.error.message, "error");
       return;
     }
-    await this.put({ ...character, stats: { ...character.stats, [state.usedKey]: answer.result.used }, updated: new Date().toISOString() });
+    try {
+      await this.put({ ...character, stats: { ...character.stats, [state.usedKey]: answer.result.used }, updated: new Date().toISOString() });
+    } catch (error) {
+      this.storageFailed(this.quickError, error);
+      return;
+    }
     this.render();
     this.ctx.announce(t("efforts.restored", { total: answer.result.per_day }));
     document.getElementById("efforts-rest")?.focus();
@@ -483,6 +511,15 @@ export class CharactersView {
 
   // -------------------------------------------------------------------------- storage helpers
 
+  /** Say next to the action that the device refused to store it (storage full, ...). */
+  storageFailed(node, error) {
+    if (node) {
+      flash(node, t("chars.storageError", { message: error.message }), "error");
+      node.setAttribute("role", "alert");
+    }
+    console.warn("[pyrules] characters not stored:", error);
+  }
+
   async put(character) {
     await store.saveCharacter(character);
     const index = this.characters.findIndex((c) => c.id === character.id);
@@ -505,7 +542,12 @@ export class CharactersView {
       created: new Date().toISOString(),
       updated: new Date().toISOString(),
     };
-    await this.put(copy);
+    try {
+      await this.put(copy);
+    } catch (error) {
+      this.storageFailed(this.message, error);
+      return;
+    }
     this.select(copy.id);
     this.render();
     flash(this.message, t("chars.duplicated", { name: copy.name }));
@@ -514,7 +556,12 @@ export class CharactersView {
   async remove(character) {
     const ok = await confirmAction({ title: t("chars.deleteTitle", { name: character.name }), text: t("chars.deleteText"), confirm: t("chars.delete") });
     if (!ok) return;
-    await store.deleteCharacter(character.id);
+    try {
+      await store.deleteCharacter(character.id);
+    } catch (error) {
+      this.storageFailed(this.message, error);
+      return;
+    }
     this.characters = this.characters.filter((c) => c.id !== character.id);
     this.select(this.characters[0]?.id ?? null);
     this.changed();
@@ -715,6 +762,14 @@ export class CharactersView {
     let stats = {};
     if (this.statsForm) {
       const { params, errors } = this.statsForm.collect({ withFaces: false });
+      // The sheet numbers are not sent to the engine as such: their bounds are checked here.
+      for (const field of statFields(system, table)) {
+        const value = params[field.name];
+        if (errors.some((e) => e.field === field.name) || typeof value !== "number") continue;
+        if ((field.min !== undefined && field.min !== null && value < field.min) || (field.max !== undefined && field.max !== null && value > field.max)) {
+          errors.push({ field: field.name, message: t("editor.statRange", { min: field.min, max: field.max }) });
+        }
+      }
       for (const error of errors) this.statsForm.setError(error.field, error.message);
       if (errors.length) first ??= document.getElementById(`f-stats-${system.id}-${errors[0].field}`);
       stats = params;
@@ -793,6 +848,10 @@ export class CharactersView {
       this.message.setAttribute("role", "alert");
     };
     this.message.setAttribute("role", "status");
+    if (file.size > IMPORT_BYTES) {
+      refuse(t("import.tooBig", { max: IMPORT_BYTES / 1e6 }));
+      return;
+    }
     let data;
     try {
       data = JSON.parse(await file.text());

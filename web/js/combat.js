@@ -120,7 +120,8 @@ export class CombatView {
     this.changed(t("combat.added", { name: character.name }));
   }
 
-  addQuick() {
+  async addQuick() {
+    if (this.busy) return;
     const { params, errors } = this.quickForm.collect({ withFaces: false });
     if (errors.length) {
       for (const error of errors) this.quickForm.setError(error.field, error.message);
@@ -128,6 +129,20 @@ export class CombatView {
       return;
     }
     const { ardeur, ...skill } = params;
+    // The engine judges the numbers (bounds) before anyone joins: the error sits by its field.
+    this.busy = true;
+    let answer;
+    try {
+      answer = await this.ctx.engine.call({ op: "combat", params: { kind: "melee" }, actor: { ...skill, ardeur }, opponent: {}, seed: 0, lang: lang() });
+    } finally {
+      this.busy = false;
+    }
+    if (!answer.ok) {
+      const field = String(answer.error.field || "").replace(/^actor\./, "");
+      if (field && this.quickForm.setError(field, answer.error.message)) this.quickForm.focusField(field);
+      else flash(this.error, answer.error.message, "error");
+      return;
+    }
     const name = this.quickName.trim() || t("combat.quickDefault", { n: this.fight.participants.length + 1 });
     this.checkpoint();
     this.fight.participants.push({ id: newId("p"), name, characterId: null, pc: false, extra: this.quickExtra, unarmed: false, ardeur, start: ardeur, skills: [{ label: "", params: skill }] });
@@ -154,19 +169,19 @@ export class CombatView {
     list.splice(index, 1);
     list.splice(next, 0, participant);
     this.fight.turn = Math.max(0, list.indexOf(current));
-    this.changed(t("combat.moved", { name: participant.name, n: next + 1 }), `[data-id="${participant.id}"] .fighter-${delta < 0 ? "up" : "down"}`);
+    this.changed(t("combat.moved", { name: participant.name, n: next + 1 }), `[data-id="${CSS.escape(participant.id)}"] .fighter-${delta < 0 ? "up" : "down"}`);
   }
 
   adjust(participant, delta) {
     this.checkpoint();
     participant.ardeur += delta;
-    this.changed(t("combat.adjusted", { name: participant.name, ardeur: participant.ardeur }), `[data-id="${participant.id}"] .fighter-${delta < 0 ? "minus" : "plus"}`);
+    this.changed(t("combat.adjusted", { name: participant.name, ardeur: participant.ardeur }), `[data-id="${CSS.escape(participant.id)}"] .fighter-${delta < 0 ? "minus" : "plus"}`);
   }
 
   toggleUnarmed(participant) {
     this.checkpoint();
     participant.unarmed = !participant.unarmed;
-    this.changed(t(participant.unarmed ? "combat.nowUnarmed" : "combat.nowArmed", { name: participant.name }), `[data-id="${participant.id}"] .fighter-unarmed`);
+    this.changed(t(participant.unarmed ? "combat.nowUnarmed" : "combat.nowArmed", { name: participant.name }), `[data-id="${CSS.escape(participant.id)}"] .fighter-unarmed`);
   }
 
   nextTurn() {

@@ -1,6 +1,9 @@
 // Tiny DOM helpers. Text always goes in through textContent (never innerHTML), and no
 // style attribute is ever written: the Content-Security-Policy forbids inline styles.
 
+import { CHECKS } from "./checks.js";
+import { readJSON, writeJSON } from "./storage.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function apply(node, attrs) {
@@ -74,20 +77,12 @@ export function debounce(fn, ms) {
   return wrapped;
 }
 
+/** The JSON stored under `key` (checked: see checks.js), or `fallback`. Never throws. */
 export function storageGet(key, fallback) {
-  try {
-    const raw = localStorage.getItem(key);
-    return raw === null ? fallback : JSON.parse(raw);
-  } catch {
-    return fallback;
-  }
+  return readJSON(key, { fallback, check: CHECKS[key] || null });
 }
 
+/** Store `value` as JSON; false when it could not be written (reported: see storage.js). */
 export function storageSet(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-    return true;
-  } catch {
-    return false; // private mode or quota: the app keeps working without persistence
-  }
+  return writeJSON(key, value);
 }

@@ -9,6 +9,8 @@ import { lang, pick, t } from "./i18n.js";
 
 const SEGMENTED_MAX_CHOICES = 3;
 const SEGMENTED_MAX_LABEL = 16;
+// Room for the most dice a roll can have (70 faces of up to 3 characters), not for a paste of 10 000.
+const FACES_MAX_LENGTH = 400;
 
 /** Short form of a field label: "POT (caractéristique + compétence)" -> "POT". */
 export function shortLabel(field) {
@@ -220,6 +222,7 @@ export class SideForm {
         autocomplete: "off",
         spellcheck: "false",
         class: "faces-input",
+        maxlength: FACES_MAX_LENGTH,
         dataset: { count: group ? group.count : "", sides: sides ?? "" },
       });
       input.value = this.values[field.name] ?? "";

@@ -85,6 +85,7 @@ export class History {
   }
 
   add(entry) {
+    if (this.find(entry.id)) return; // one entry per answer, never twice
     this.entries.unshift(entry);
     this.save();
     const empty = this.list.querySelector(".history-empty");

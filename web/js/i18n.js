@@ -746,6 +746,11 @@ export function t(key, vars = {}) {
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
+/** Add a module's own strings ({fr: {...}, en: {...}}) to the tables t() reads. */
+export function addStrings(tables) {
+  for (const code of LANGS) Object.assign(STRINGS[code], tables[code] || {});
+}
+
 /** An interface string in every language, as {fr, en} (for field descriptors). */
 export function both(key) {
   return Object.fromEntries(LANGS.map((code) => [code, STRINGS[code][key] ?? STRINGS.fr[key] ?? key]));

@@ -8,6 +8,9 @@
 //                     (also settable with the URL parameter ?seed=N, for the first roll);
 //                     quick rolls, opposed rolls between characters and combat actions use it too
 //   views          -> the screen switcher (views.show("characters"), …)
+//   debug          -> engine test hooks (see engine.js and docs/reliability.md):
+//                     kill() crashes the worker, stall() makes it stop answering,
+//                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers
 //
 // Table play (saved characters, combat tracker, statistics, replay links) lives in
 // characters.js, opposition.js, combat.js, stats.js and replay.js; this file wires them.
@@ -17,9 +20,11 @@ import { CombatView } from "./combat.js";
 import { tumble } from "./dice.js";
 import { debounce, h, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
 import { Engine } from "./engine.js";
+import { randomSeed } from "./fairness.js";
 import { SideForm } from "./forms.js";
 import { entryFrom, History, whoText } from "./history.js";
-import { applyStatic, formatNumber, lang, onLangChange, pick, setLang, t } from "./i18n.js";
+import { addStrings, applyStatic, formatNumber, lang, onLangChange, pick, setLang, t } from "./i18n.js";
+import { Notices } from "./notices.js";
 import { oddsChart } from "./odds.js";
 import { OppositionPanel } from "./opposition.js";
 import { decodeFragment, PREFIX, shareEntry } from "./replay.js";
@@ -36,6 +41,23 @@ const BOOT_STEPS = ["runtime", "python", "pyrules", "ready"];
 const BOOT_AT = { worker: 0, version: 2, runtime: 4, python: 72, pyrules: 84, systems: 96, ready: 100 };
 
 const $ = (id) => document.getElementById(id);
+// An odds answer slower than this shows "calcul…" and a Cancel button.
+const ODDS_PENDING_MS = 300;
+
+addStrings({
+  fr: {
+    "odds.pending": "calcul…",
+    "odds.cancel": "Annuler",
+    "odds.cancelled": "Calcul annulé : les probabilités affichées sont les précédentes.",
+    "engine.unavailable": "le moteur ne répond pas (il redémarre) ; rien n’a été enregistré, réessayez.",
+  },
+  en: {
+    "odds.pending": "computing…",
+    "odds.cancel": "Cancel",
+    "odds.cancelled": "Computation cancelled: the odds shown are the previous ones.",
+    "engine.unavailable": "the engine is not answering (it is restarting); nothing was recorded, try again.",
+  },
+});
 
 // ---------------------------------------------------------------------------- state
 
@@ -81,7 +103,7 @@ function sideUI(side) {
 
 // ---------------------------------------------------------------------------- engine
 
-const engine = new Engine(new URL("./worker.js", import.meta.url));
+const engine = new Engine(new URL("./worker.js", import.meta.url), { unavailable: () => t("engine.unavailable") });
 let resolveAppReady;
 const appReady = new Promise((resolve) => {
   resolveAppReady = resolve;
@@ -92,17 +114,31 @@ window.pyrules = {
   ready: appReady,
   nextSeed: urlSeed !== null && /^\d+$/.test(urlSeed) ? Number(urlSeed) : null,
   version: null,
+  debug: engine.debug,
 };
 
+/**
+ * The seed of the next roll: window.pyrules.nextSeed if set, else a fresh one from
+ * crypto.getRandomValues. The page always chooses it, so a roll the engine had not
+ * answered when its worker crashed is sent again with the same seed: same dice.
+ */
 function takeSeed() {
   const seed = window.pyrules.nextSeed;
   window.pyrules.nextSeed = null;
-  return Number.isSafeInteger(seed) && seed >= 0 ? seed : undefined;
+  return Number.isSafeInteger(seed) && seed >= 0 ? seed : randomSeed();
 }
 
 engine.addEventListener("progress", (event) => showProgress(event.detail));
 engine.addEventListener("error", (event) => showBootError(event.detail.step, event.detail.message));
+let booted = false; // the first boot is over (later "ready" events: the worker was restarted)
+engine.addEventListener("restart", (event) => notices.engineRestarted(event.detail));
 engine.addEventListener("ready", async (event) => {
+  if (booted) {
+    engineReady = true;
+    showProgress({ step: "ready" });
+    updateRollButton();
+    return;
+  }
   showProgress({ step: "systems" });
   let answer;
   try {
@@ -123,6 +159,7 @@ engine.addEventListener("ready", async (event) => {
   storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh, table: tableInfo });
   if (changed) buildAll();
   engineReady = true;
+  booted = true;
   showProgress({ step: "ready" });
   $("footer-version").textContent = t("footer.version", { version: answer.result.version });
   updateRollButton();
@@ -311,8 +348,13 @@ const refresh = debounce(async () => {
     ]);
     return { side, odds, dice };
   });
+  const slow = setTimeout(() => {
+    if (seq === refreshSeq) oddsPending("busy");
+  }, ODDS_PENDING_MS);
   const answers = await Promise.all(jobs);
-  if (seq !== refreshSeq || system !== currentSystem()) return; // a newer refresh wins
+  clearTimeout(slow);
+  if (seq !== refreshSeq || system !== currentSystem()) return; // a newer refresh (or Cancel) wins
+  oddsPending("idle");
   // A side whose params are not valid right now keeps its last chart, dimmed.
   const previous = lastOdds && lastOdds.system === system.id ? lastOdds.charts : [];
   const charts = [];
@@ -351,6 +393,31 @@ const refresh = debounce(async () => {
   lastOdds = { system: system.id, mode: state.mode, charts, stale: answers.some((a) => a.skipped || !a.odds?.ok) };
   drawOdds();
 }, 150);
+
+/** The odds panel's line under the title: "calcul…" + Cancel, "Calcul annulé", or nothing. */
+function oddsPending(stateName) {
+  const box = $("odds-pending");
+  const cancel = $("odds-cancel");
+  const hadFocus = cancel === document.activeElement;
+  box.dataset.state = stateName;
+  $("odds-pending-text").textContent = stateName === "busy" ? t("odds.pending") : stateName === "cancelled" ? t("odds.cancelled") : "";
+  cancel.hidden = stateName !== "busy";
+  if (hadFocus && cancel.hidden) {
+    const title = $("odds-title");
+    title.tabIndex = -1;
+    title.focus();
+  }
+}
+
+/** Cancel: the pending odds answer is dropped when it comes (the engine cannot be interrupted). */
+function cancelOdds() {
+  refreshSeq += 1;
+  oddsPending("cancelled");
+  if (lastOdds) {
+    lastOdds.stale = true;
+    drawOdds();
+  }
+}
 
 function drawOdds() {
   const box = $("odds");
@@ -727,12 +794,20 @@ const ctx = {
   takeSeed,
   recordLuck: (entry, result) => recordLuck(entry, result),
   showView: (name) => views.show(name),
+  /** The roll form's actor params, for the fair-dice test: {system, params} or {error}. */
+  formParams: () => {
+    const system = currentSystem();
+    if (!system || !forms.actor) return { error: t("fair.noForm") };
+    const { params, errors } = forms.actor.collect({ withFaces: false });
+    return errors.length ? { error: t("fair.formErrors") } : { system, params };
+  },
 };
 const recordLuck = makeLuckRecorder(ctx);
 const characters = new CharactersView(ctx, $("view-characters"));
 characters.opposition = new OppositionPanel(ctx, characters);
 const combat = new CombatView(ctx, $("view-combat"), characters);
 const stats = new StatsView(ctx, $("view-stats"));
+const notices = new Notices($("notices"), { history: () => history.exportJSON(), characters: () => characters.exportAll() });
 const views = new Views($("view-tabs"), (name) => {
   // The history list is one element: shown under the roller, or alone on its own screen.
   const panel = $("history-panel");
@@ -774,6 +849,7 @@ function wire() {
     applyMode();
     refresh();
   });
+  $("odds-cancel").addEventListener("click", cancelOdds);
   $("retry").addEventListener("click", () => {
     bootProgress = 0;
     engine.retry();
@@ -789,6 +865,7 @@ function wire() {
     updateRollButton();
     if (engineReady) showProgress({ step: "ready" });
     drawOdds();
+    if ($("odds-pending").dataset.state !== "idle") oddsPending($("odds-pending").dataset.state);
     refresh();
   });
   // Typing is saved 300 ms after the last key; leaving the page saves at once.

@@ -12,6 +12,7 @@
 // histogram of the percentiles and a bar per character (plain HTML/CSS bars).
 
 import { debounce, h, storageGet, storageSet } from "./dom.js";
+import { FairnessPanel } from "./fairness.js";
 import { formatNumber, formatTime, lang, t } from "./i18n.js";
 
 const SESSION_KEY = "pyrules:session";
@@ -146,6 +147,7 @@ export class StatsView {
     this.ctx = ctx;
     this.root = root;
     this.refresh = debounce(() => this.render(), 120);
+    this.fairness = new FairnessPanel(ctx); // kept across redraws: a test may be running
     ctx.history.onChange(() => {
       if (!this.root.hidden) this.refresh();
     });
@@ -164,8 +166,14 @@ export class StatsView {
       document.getElementById("session-new")?.focus();
     });
     const tile = (key, label, value) => h("div", { class: "stat-tile", dataset: { key } }, h("dt", { text: label }), h("dd", { text: value }));
+    const jump = h("button", { type: "button", class: ["button", "button--ghost"], id: "fair-jump", text: t("fair.jump") });
+    jump.addEventListener("click", () => {
+      const title = document.getElementById("fair-title");
+      title?.scrollIntoView({ block: "start" });
+      title?.focus({ preventScroll: true });
+    });
     const parts = [
-      h("div", { class: "panel-head" }, h("h2", { class: "panel-title", id: "stats-title", text: t("stats.title") }), again),
+      h("div", { class: "panel-head" }, h("h2", { class: "panel-title", id: "stats-title", text: t("stats.title") }), h("div", { class: "stats-tools" }, jump, again)),
       h("p", { class: "panel-hint", id: "session-since", text: start ? t("stats.since", { time: formatTime(start) }) : t("stats.sinceStart") }),
       h(
         "dl",
@@ -182,7 +190,8 @@ export class StatsView {
       parts.push(this.histogram(rolls), this.perPerson(people));
     }
     parts.push(h("p", { class: "panel-hint stats-explain", text: t("stats.explain") }));
-    this.root.replaceChildren(h("section", { class: ["panel", "stats-panel"], "aria-labelledby": "stats-title" }, ...parts));
+    this.fairness.render();
+    this.root.replaceChildren(h("section", { class: ["panel", "stats-panel"], "aria-labelledby": "stats-title" }, ...parts), this.fairness.element);
   }
 
   histogram(rolls) {

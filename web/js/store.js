@@ -3,13 +3,25 @@
 // opened (some private modes), the same API falls back to localStorage, so the app keeps
 // working. Every write of several characters happens in one transaction: an import is
 // all or nothing.
+//
+// Damage is repaired, never hidden (see docs/reliability.md):
+// - a record that is not a character (checks.js isCharacter) is moved, as stored, into the
+//   store "quarantine" of the same database, and reported (the notice offers a download);
+// - a missing "characters" store, or one with another key path, is rebuilt at once (a
+//   version change); the records of a wrong store are kept when they are characters, set
+//   aside in "quarantine" otherwise;
+// - a write that fails (QuotaExceededError, ...) rejects, so the caller says so next to
+//   the form, and is reported once (storage.js); what was stored before is untouched.
 
+import { isCharacter } from "./checks.js";
 import { storageGet, storageSet } from "./dom.js";
+import { reportQuarantine, reportWriteFailure, reportWriteOK } from "./storage.js";
 
 const DB_NAME = "pyrules";
-const DB_VERSION = 1;
 const STORE = "characters";
+const QUARANTINE = "quarantine";
 const FALLBACK_KEY = "pyrules:characters";
+const REPORT_KEY = "characters";
 
 let opening = null;
 
@@ -20,28 +32,100 @@ function request(req) {
   });
 }
 
+/** Raw JSON text of a stored record, for the quarantine download (never throws). */
+function rawText(value) {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Whether the database has both stores, the characters one keyed by "id". */
+function healthy(db) {
+  if (!db.objectStoreNames.contains(STORE) || !db.objectStoreNames.contains(QUARANTINE)) return false;
+  try {
+    const tx = db.transaction(STORE, "readonly");
+    return tx.objectStore(STORE).keyPath === "id";
+  } catch {
+    return false;
+  }
+}
+
+/** Open at `version` (undefined: as it is); `upgrade(db, tx, oldVersion)` runs on a version change. */
+function openAt(version, upgrade) {
+  return new Promise((resolve, reject) => {
+    let req;
+    try {
+      req = version === undefined ? indexedDB.open(DB_NAME) : indexedDB.open(DB_NAME, version);
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    req.onupgradeneeded = (event) => upgrade(req.result, req.transaction, event.oldVersion);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+    req.onblocked = () => reject(new Error("IndexedDB blocked"));
+  });
+}
+
+/** Create what is missing; rebuild a characters store with the wrong key path. */
+function repair(db, tx, oldVersion) {
+  if (!db.objectStoreNames.contains(QUARANTINE)) db.createObjectStore(QUARANTINE, { autoIncrement: true });
+  const quarantine = tx.objectStore(QUARANTINE);
+  if (!db.objectStoreNames.contains(STORE)) {
+    db.createObjectStore(STORE, { keyPath: "id" });
+    if (oldVersion > 0) {
+      reportQuarantine({ key: "indexedDB:characters", reason: "missing-store", raw: "", savedAs: null, store: "indexedDB" });
+    }
+    return;
+  }
+  const old = tx.objectStore(STORE);
+  if (old.keyPath === "id") return;
+  // A store of that name but keyed otherwise: take its records, rebuild it, put them back.
+  const all = old.getAll();
+  all.onsuccess = () => {
+    const records = all.result;
+    db.deleteObjectStore(STORE);
+    const fresh = db.createObjectStore(STORE, { keyPath: "id" });
+    let aside = 0;
+    for (const record of records) {
+      if (isCharacter(record)) {
+        fresh.put(record);
+      } else {
+        aside += 1;
+        quarantine.add({ time: new Date().toISOString(), reason: "wrong-store", record });
+        reportQuarantine({ key: "indexedDB:characters", reason: "shape", raw: rawText(record), savedAs: `indexedDB:${QUARANTINE}`, store: "indexedDB" });
+      }
+    }
+    if (!aside) {
+      reportQuarantine({ key: "indexedDB:characters", reason: "wrong-store", raw: "", savedAs: null, store: "indexedDB" });
+    }
+  };
+}
+
+async function openRepaired() {
+  if (typeof indexedDB === "undefined") throw new Error("no IndexedDB");
+  let db = await openAt(undefined, repair);
+  if (!healthy(db)) {
+    const next = db.version + 1;
+    db.close();
+    db = await openAt(next, repair);
+  }
+  // Another tab (or a newer version of the app) wants to change the database: let it.
+  db.onversionchange = () => {
+    db.close();
+    opening = null;
+  };
+  return db;
+}
+
 function openDB() {
   if (!opening) {
-    opening = new Promise((resolve, reject) => {
-      if (typeof indexedDB === "undefined") {
-        reject(new Error("no IndexedDB"));
-        return;
-      }
-      let req;
-      try {
-        req = indexedDB.open(DB_NAME, DB_VERSION);
-      } catch (error) {
-        reject(error);
-        return;
-      }
-      req.onupgradeneeded = () => {
-        const db = req.result;
-        if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: "id" });
-      };
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-      req.onblocked = () => reject(new Error("IndexedDB blocked"));
-    }).catch(() => null); // null: use the localStorage fallback
+    opening = openRepaired().catch((error) => {
+      console.warn("[pyrules] IndexedDB unavailable, characters kept in localStorage:", error);
+      return null; // null: use the localStorage fallback
+    });
   }
   return opening;
 }
@@ -59,32 +143,83 @@ function fallbackAll() {
   return map && typeof map === "object" ? map : {};
 }
 
-/** Every saved character (order: by name, then id). */
+/** Move records that are not characters into the quarantine store (one transaction). */
+async function setAside(db, bad) {
+  const tx = db.transaction([STORE, QUARANTINE], "readwrite");
+  const characters = tx.objectStore(STORE);
+  const quarantine = tx.objectStore(QUARANTINE);
+  for (const { key, record } of bad) {
+    quarantine.add({ time: new Date().toISOString(), reason: "shape", key, record });
+    characters.delete(key);
+  }
+  await transactionDone(tx);
+}
+
+/** Every saved character (order: by name, then id). Records of the wrong shape are set aside. */
 export async function loadCharacters() {
   const db = await openDB();
   let list;
   if (db) {
     const tx = db.transaction(STORE, "readonly");
-    list = await request(tx.objectStore(STORE).getAll());
+    const store = tx.objectStore(STORE);
+    const [keys, records] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
+    list = [];
+    const bad = [];
+    records.forEach((record, index) => {
+      if (isCharacter(record) && record.id === keys[index]) list.push(record);
+      else bad.push({ key: keys[index], record });
+    });
+    if (bad.length) {
+      let savedAs = `indexedDB:${QUARANTINE}`;
+      try {
+        await setAside(db, bad);
+      } catch (error) {
+        savedAs = null; // left where it was (and skipped): nothing is deleted
+        console.warn("[pyrules] could not move damaged characters aside:", error);
+      }
+      for (const { record } of bad) {
+        reportQuarantine({ key: "indexedDB:characters", reason: "shape", raw: rawText(record), savedAs, store: "indexedDB" });
+      }
+    }
   } else {
     list = Object.values(fallbackAll());
   }
   return list.sort((a, b) => String(a.name).localeCompare(String(b.name)) || String(a.id).localeCompare(String(b.id)));
 }
 
+/** Run a write; a failure is reported (storage full, ...) and rethrown for the caller. */
+async function writing(action) {
+  try {
+    await action();
+  } catch (error) {
+    reportWriteFailure(REPORT_KEY, error);
+    throw error;
+  }
+  reportWriteOK(REPORT_KEY);
+}
+
 /** Save (insert or replace) several characters at once: all are written, or none. */
 export async function saveCharacters(characters) {
   const db = await openDB();
   if (db) {
-    const tx = db.transaction(STORE, "readwrite");
-    const store = tx.objectStore(STORE);
-    for (const character of characters) store.put(character);
-    await transactionDone(tx);
+    await writing(async () => {
+      const tx = db.transaction(STORE, "readwrite");
+      const done = transactionDone(tx);
+      try {
+        const store = tx.objectStore(STORE);
+        for (const character of characters) store.put(character);
+      } catch (error) {
+        tx.abort(); // all or nothing
+        done.catch(() => {});
+        throw error;
+      }
+      await done;
+    });
     return;
   }
   const map = fallbackAll();
   for (const character of characters) map[character.id] = character;
-  if (!storageSet(FALLBACK_KEY, map)) throw new Error("storage full");
+  if (!storageSet(FALLBACK_KEY, map)) throw Object.assign(new Error("storage full"), { name: "QuotaExceededError" });
 }
 
 export function saveCharacter(character) {
@@ -94,14 +229,16 @@ export function saveCharacter(character) {
 export async function deleteCharacter(id) {
   const db = await openDB();
   if (db) {
-    const tx = db.transaction(STORE, "readwrite");
-    tx.objectStore(STORE).delete(id);
-    await transactionDone(tx);
+    await writing(async () => {
+      const tx = db.transaction(STORE, "readwrite");
+      tx.objectStore(STORE).delete(id);
+      await transactionDone(tx);
+    });
     return;
   }
   const map = fallbackAll();
   delete map[id];
-  storageSet(FALLBACK_KEY, map);
+  if (!storageSet(FALLBACK_KEY, map)) throw Object.assign(new Error("storage full"), { name: "QuotaExceededError" });
 }
 
 /** "indexeddb" or "localstorage": where the characters live on this device. */

@@ -1,0 +1,220 @@
+// The shape every localStorage key of the app must have, checked when it is read
+// (dom.js storageGet -> storage.js readJSON). Each check returns {ok, value}: ok false when
+// something was unusable, with `value` what the app can still use (the good history
+// entries, the well-formed parts of the saved form state). What was unusable is never
+// dropped: storage.js sets the raw text aside first.
+//
+// The checks follow what the code reading each value relies on (a history entry's time must
+// be a date Intl can format, a fight's log lines need their arrays, ...), so that no stored
+// value can throw while the page is drawn. No DOM, no imports.
+
+export const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const isScalar = (value) => value === null || ["string", "number", "boolean"].includes(typeof value);
+const isDate = (value) => typeof value === "string" && value.length < 40 && !Number.isNaN(Date.parse(value));
+const isText = (value, max = 10000) => typeof value === "string" && value.length <= max;
+const optional = (value, test) => value === undefined || value === null || test(value);
+
+const good = (value) => ({ ok: true, value });
+const bad = (value) => ({ ok: false, value });
+
+// ------------------------------------------------------------------------------ history
+
+function isWho(who) {
+  return isObject(who) && isText(who.name, 200) && optional(who.label, (l) => isText(l, 200)) && optional(who.id, (i) => isText(i, 200));
+}
+
+function isParams(params) {
+  return isObject(params) && optional(params.placement, (p) => Array.isArray(p) && p.every(Number.isInteger));
+}
+
+/** One roll of the history, as history.js and stats.js read it. */
+export function isHistoryEntry(entry) {
+  if (!isObject(entry)) return false;
+  if (!isText(entry.id, 200) || !entry.id || !isText(entry.system, 100) || !isDate(entry.time)) return false;
+  if (!isScalar(entry.outcome) || !optional(entry.margin, (m) => typeof m === "number")) return false;
+  if (!optional(entry.seed, Number.isSafeInteger)) return false;
+  if (!optional(entry.luck, (l) => typeof l === "number")) return false;
+  for (const key of ["who", "actorWho", "opponentWho"]) if (!optional(entry[key], isWho)) return false;
+  if (entry.mode === "roll") return isParams(entry.params);
+  if (entry.mode === "oppose") return isParams(entry.actor) && isParams(entry.opponent);
+  return false;
+}
+
+function checkHistory(value) {
+  if (!Array.isArray(value)) return bad([]);
+  const kept = value.filter(isHistoryEntry);
+  return kept.length === value.length ? good(value) : bad(kept);
+}
+
+// ------------------------------------------------------------------------------ form state
+
+/** {system, mode, physical, values: {system: {side: {field: scalar}}}, ui: {system: {side: {...}}}} */
+function checkState(value) {
+  if (!isObject(value)) return bad({});
+  let ok = true;
+  const out = {};
+  for (const key of ["system", "mode"]) {
+    if (value[key] === undefined) continue;
+    if (typeof value[key] === "string") out[key] = value[key];
+    else ok = false;
+  }
+  if (value.physical !== undefined) out.physical = Boolean(value.physical);
+  for (const part of ["values", "ui"]) {
+    if (value[part] === undefined) continue;
+    if (!isObject(value[part])) {
+      ok = false;
+      continue;
+    }
+    out[part] = {};
+    for (const [system, sides] of Object.entries(value[part])) {
+      if (!isObject(sides)) {
+        ok = false;
+        continue;
+      }
+      out[part][system] = {};
+      for (const [side, fields] of Object.entries(sides)) {
+        const fine =
+          isObject(fields) &&
+          (part === "values"
+            ? Object.values(fields).every(isScalar)
+            : optional(fields.sources, isObject) && optional(fields.sourcesValues, (v) => isObject(v) && Object.values(v).every(isScalar)));
+        if (fine) out[part][system][side] = fields;
+        else ok = false;
+      }
+    }
+  }
+  return ok ? good(value) : bad(out);
+}
+
+// ------------------------------------------------------------------------------ the rest
+
+function isField(field) {
+  return isObject(field) && typeof field.name === "string" && typeof field.type === "string";
+}
+
+function isSystem(system) {
+  return (
+    isObject(system) &&
+    typeof system.id === "string" &&
+    Array.isArray(system.fields) &&
+    system.fields.every(isField) &&
+    Array.isArray(system.outcomes) &&
+    system.outcomes.every((o) => isObject(o) && typeof o.id === "string")
+  );
+}
+
+/** The `systems` answer cached for the next start (forms before the engine is up). */
+function checkSystems(value) {
+  const fine = isObject(value) && Array.isArray(value.systems) && value.systems.length > 0 && value.systems.every(isSystem) && optional(value.table, isObject);
+  return fine ? good(value) : bad(null);
+}
+
+function checkLang(value) {
+  return value === "fr" || value === "en" ? good(value) : bad("fr");
+}
+
+function checkSession(value) {
+  return isObject(value) && isDate(value.start) ? good(value) : bad(null);
+}
+
+const isInt = Number.isInteger;
+
+function isSkill(skill) {
+  return isObject(skill) && optional(skill.label, (l) => isText(l, 200)) && isObject(skill.params);
+}
+
+function isFighter(p) {
+  return (
+    isObject(p) &&
+    typeof p.id === "string" &&
+    /^[\w-]{1,100}$/.test(p.id) &&
+    isText(p.name, 200) &&
+    isInt(p.ardeur) &&
+    isInt(p.start) &&
+    Array.isArray(p.skills) &&
+    p.skills.length > 0 &&
+    p.skills.every(isSkill)
+  );
+}
+
+function isPair(value) {
+  return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "number");
+}
+
+function isLogLine(entry) {
+  return (
+    isObject(entry) &&
+    ["melee", "ranged", "conflict", "skirmish"].includes(entry.kind) &&
+    isInt(entry.round) &&
+    isText(entry.actor, 200) &&
+    isText(entry.target, 200) &&
+    isPair(entry.actorArdeur) &&
+    isPair(entry.targetArdeur) &&
+    Array.isArray(entry.knockedOut) &&
+    entry.knockedOut.every((n) => typeof n === "string") &&
+    optional(entry.explanations, (e) => isObject(e) && Object.values(e).every((lines) => Array.isArray(lines))) &&
+    Array.isArray(entry.rolls) &&
+    entry.rolls.every((r) => isObject(r) && Array.isArray(r.faces) && Array.isArray(r.sides) && Array.isArray(r.tags))
+  );
+}
+
+/** The fight of the combat tracker (combat.js). */
+export function isFight(value) {
+  return (
+    isObject(value) &&
+    isInt(value.round) &&
+    isInt(value.turn) &&
+    Array.isArray(value.participants) &&
+    value.participants.every(isFighter) &&
+    Array.isArray(value.log) &&
+    value.log.every(isLogLine)
+  );
+}
+
+function checkFight(value) {
+  return isFight(value) ? good(value) : bad(null);
+}
+
+function checkUndo(value) {
+  if (!Array.isArray(value)) return bad([]);
+  const kept = value.filter(isFight);
+  return kept.length === value.length ? good(value) : bad(kept);
+}
+
+// ------------------------------------------------------------------------------ characters
+
+/** A saved character, as characters.js, combat.js and the opposition panel read it. */
+export function isCharacter(c) {
+  return (
+    isObject(c) &&
+    isText(c.id, 100) &&
+    c.id.length > 0 &&
+    isText(c.system, 100) &&
+    isText(c.name, 200) &&
+    c.name.trim().length > 0 &&
+    optional(c.note, (n) => isText(n, 5000)) &&
+    optional(c.pc, (v) => typeof v === "boolean") &&
+    isObject(c.stats) &&
+    Object.values(c.stats).every((v) => v === null || typeof v === "number") &&
+    Array.isArray(c.entries) &&
+    c.entries.every((e) => isObject(e) && isText(e.id, 200) && isText(e.label, 200) && isObject(e.params) && optional(e.sources, isObject))
+  );
+}
+
+function checkCharacterMap(value) {
+  if (!isObject(value)) return bad({});
+  const kept = Object.fromEntries(Object.entries(value).filter(([id, c]) => isCharacter(c) && c.id === id));
+  return Object.keys(kept).length === Object.keys(value).length ? good(value) : bad(kept);
+}
+
+/** The check of each localStorage key, by key. */
+export const CHECKS = {
+  "pyrules:history": checkHistory,
+  "pyrules:state": checkState,
+  "pyrules:systems": checkSystems,
+  "pyrules:lang": checkLang,
+  "pyrules:session": checkSession,
+  "pyrules:fight": checkFight,
+  "pyrules:fight-undo": checkUndo,
+  "pyrules:characters": checkCharacterMap,
+};

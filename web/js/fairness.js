@@ -1,0 +1,304 @@
+// "Dés équitables ?" / "Fair dice?" — on the Statistics screen: roll the engine's own dice
+// many times with the settings of the roll form, and compare what came out with the exact
+// odds (engine op `fairness`: counts, expected counts, chi-square statistic, degrees of
+// freedom, p-value).
+//
+// The rolls are asked in chunks of at most 5 000 (a tenth of the total, at least 500), each
+// with the counts so far (`previous`) and a fresh seed of 53 bits from
+// crypto.getRandomValues, so the progress bar moves and Cancel is quick: cancelling drops
+// the answer of the chunk under way (the worker cannot be interrupted mid-chunk; see
+// docs/reliability.md). Every seed is also kept in data-seeds, for the tests.
+
+import { h } from "./dom.js";
+import { summarize } from "./forms.js";
+import { addStrings, formatNumber, lang, onLangChange, pick, t } from "./i18n.js";
+import { outcomeInfo, paint } from "./outcomes.js";
+
+export const SIZES = [1000, 10000, 50000];
+const CHUNK_MAX = 5000;
+const CHUNK_MIN = 500;
+const THRESHOLD = 0.01;
+// A chunk of 5 000 rolls with the largest settings takes about a second; slow tablets more.
+const CHUNK_TIMEOUT_MS = 60000;
+
+addStrings({
+  fr: {
+    "fair.title": "Dés équitables ?",
+    "fair.jump": "Dés équitables ? Tester les dés",
+    "fair.intro": "L’application lance ses propres dés un grand nombre de fois avec les réglages du formulaire « Lancer », puis compare ce qui est sorti aux probabilités exactes des règles. Les dés viennent du générateur aléatoire du système (crypto.getRandomValues) ; chaque paquet de jets a sa propre graine.",
+    "fair.setup": "Réglages testés : {system} · {summary}",
+    "fair.setupPlain": "Réglages testés : {system}, réglages par défaut",
+    "fair.noForm": "Le formulaire « Lancer » n’est pas encore prêt.",
+    "fair.formErrors": "Le formulaire « Lancer » contient une erreur : corrigez-la d’abord.",
+    "fair.count": "Nombre de jets",
+    "fair.start": "Lancer le test",
+    "fair.again": "Refaire le test",
+    "fair.cancel": "Annuler",
+    "fair.progressLabel": "Avancement du test",
+    "fair.progress": "{done} / {total} jets…",
+    "fair.cancelled": "Test annulé après {done} jets : rien n’est conclu.",
+    "fair.failed": "Le test n’a pas pu aller au bout : {message}",
+    "fair.resultTitle": "Résultat sur {n} jets",
+    "fair.observed": "observé {n}",
+    "fair.expected": "attendu {n}",
+    "fair.legendObserved": "observé",
+    "fair.legendExpected": "attendu (probabilités exactes)",
+    "fair.chi": "χ² (khi-deux)",
+    "fair.dof": "Degrés de liberté",
+    "fair.p": "p-valeur",
+    "fair.verdict.ok": "p-valeur {p} : au-dessus de 0,01, rien d’anormal. Les dés suivent les probabilités exactes.",
+    "fair.verdict.unusual": "p-valeur {p} : en dessous de 0,01, un écart inhabituel. Des dés équitables le font une fois sur cent : refaites le test. Un écart qui revient à chaque fois signalerait un problème.",
+    "fair.verdict.impossible": "Un résultat impossible selon les règles est sorti : ce serait une erreur du moteur. Merci de la signaler.",
+    "fair.verdict.few": "Avec ces réglages, un seul résultat (ou presque) est possible : il n’y a rien à comparer. Essayez d’autres réglages.",
+    "fair.explain": "Pour chaque résultat, le χ² additionne l’écart entre le nombre observé et le nombre attendu, au carré, divisé par le nombre attendu : 0 serait une coïncidence parfaite. La p-valeur est la probabilité d’obtenir un écart au moins aussi grand avec des dés parfaitement équitables : plus elle est petite, plus l’écart est surprenant. Les degrés de liberté comptent les résultats comparés moins un (ceux qu’on attend moins de 5 fois sont regroupés).",
+  },
+  en: {
+    "fair.title": "Fair dice?",
+    "fair.jump": "Fair dice? Test the dice",
+    "fair.intro": "The app rolls its own dice many times with the settings of the Roll form, then compares what came out with the exact odds of the rules. The dice come from the system's random generator (crypto.getRandomValues); each batch of rolls has its own seed.",
+    "fair.setup": "Settings tested: {system} · {summary}",
+    "fair.setupPlain": "Settings tested: {system}, default settings",
+    "fair.noForm": "The Roll form is not ready yet.",
+    "fair.formErrors": "The Roll form has an error: fix it first.",
+    "fair.count": "Number of rolls",
+    "fair.start": "Run the test",
+    "fair.again": "Run the test again",
+    "fair.cancel": "Cancel",
+    "fair.progressLabel": "Test progress",
+    "fair.progress": "{done} / {total} rolls…",
+    "fair.cancelled": "Test cancelled after {done} rolls: no conclusion.",
+    "fair.failed": "The test could not finish: {message}",
+    "fair.resultTitle": "Result over {n} rolls",
+    "fair.observed": "observed {n}",
+    "fair.expected": "expected {n}",
+    "fair.legendObserved": "observed",
+    "fair.legendExpected": "expected (exact odds)",
+    "fair.chi": "χ² (chi-square)",
+    "fair.dof": "Degrees of freedom",
+    "fair.p": "p-value",
+    "fair.verdict.ok": "p-value {p}: above 0.01, nothing unusual. The dice follow the exact odds.",
+    "fair.verdict.unusual": "p-value {p}: below 0.01, an unusual gap. Fair dice do this once in a hundred tests: run it again. A gap that comes back every time would point to a problem.",
+    "fair.verdict.impossible": "An outcome the rules make impossible came out: that would be an engine error. Please report it.",
+    "fair.verdict.few": "With these settings only one outcome (or nearly) is possible: there is nothing to compare. Try other settings.",
+    "fair.explain": "For each outcome, χ² adds up the gap between the observed and the expected count, squared, divided by the expected count: 0 would be a perfect match. The p-value is the chance of a gap at least that large with perfectly fair dice: the smaller it is, the more surprising the gap. The degrees of freedom count the outcomes compared, minus one (those expected fewer than 5 times are pooled).",
+  },
+});
+
+/** A seed in 0 .. 2**53 - 1 from the platform's CSPRNG. */
+export function randomSeed() {
+  const words = crypto.getRandomValues(new Uint32Array(2));
+  return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
+}
+
+export function chunkSize(total) {
+  return Math.min(CHUNK_MAX, Math.max(CHUNK_MIN, Math.ceil(total / 10)));
+}
+
+function formatP(p) {
+  if (p > 0 && p < 0.001) return `< ${formatNumber(0.001)}`;
+  return formatNumber(p, { maximumSignificantDigits: 3 });
+}
+
+/** "ok" | "unusual" | "impossible" | "few" for a `fairness` answer. */
+export function verdictOf(result) {
+  const impossible = Object.entries(result.counts).some(([id, n]) => n > 0 && result.exact[id] === "0");
+  if (impossible || result.chi_square === null) return "impossible";
+  if (result.dof === 0) return "few";
+  return result.p_value >= THRESHOLD ? "ok" : "unusual";
+}
+
+export class FairnessPanel {
+  /**
+   * @param {object} ctx  app context: engine, announce(text), formParams() ->
+   *                      {system, params} | {error}
+   */
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.total = 10000;
+    this.run = null; // {total, done, seeds} while a test runs
+    this.result = null; // {system, params, answer}
+    this.message = null; // {key, vars, kind}
+    this.element = h("section", { class: ["panel", "fair-panel"], id: "fairness", "aria-labelledby": "fair-title" });
+    this.render();
+    onLangChange(() => this.render());
+  }
+
+  setup() {
+    const setup = this.ctx.formParams();
+    if (setup.error) return setup;
+    const summary = summarize(setup.system, setup.params);
+    const text = summary ? t("fair.setup", { system: pick(setup.system.name), summary }) : t("fair.setupPlain", { system: pick(setup.system.name) });
+    return { ...setup, text };
+  }
+
+  render() {
+    const focused = this.element.contains(document.activeElement) ? document.activeElement.id : null;
+    const setup = this.setup();
+    const running = Boolean(this.run);
+    const sizes = h("fieldset", { class: ["segmented", "fair-sizes"] }, h("legend", { class: "field-label", text: t("fair.count") }));
+    const row = h("div", { class: "segmented-options" });
+    for (const size of SIZES) {
+      const id = `fair-n-${size}`;
+      const radio = h("input", { type: "radio", name: "fair-n", id, value: size, class: "visually-hidden" });
+      radio.checked = size === this.total;
+      radio.disabled = running;
+      radio.addEventListener("change", () => {
+        if (radio.checked) this.total = size;
+      });
+      row.append(radio, h("label", { for: id, text: formatNumber(size) }));
+    }
+    sizes.append(row);
+    const start = h("button", { type: "button", class: ["button", "button--primary"], id: "fair-start", text: t(this.result ? "fair.again" : "fair.start") });
+    start.disabled = running || Boolean(setup.error);
+    start.addEventListener("click", () => this.start());
+    const cancel = h("button", { type: "button", class: "button", id: "fair-cancel", text: t("fair.cancel") });
+    cancel.hidden = !running;
+    cancel.addEventListener("click", () => this.cancel());
+    const done = this.run ? this.run.done : 0;
+    const total = this.run ? this.run.total : this.total;
+    const bar = h("div", {
+      class: "progress fair-progress",
+      id: "fair-progress",
+      role: "progressbar",
+      "aria-label": t("fair.progressLabel"),
+      "aria-valuemin": 0,
+      "aria-valuemax": total,
+      "aria-valuenow": done,
+      "aria-valuetext": t("fair.progress", { done: formatNumber(done), total: formatNumber(total) }),
+      hidden: !running,
+    });
+    const fill = h("span", { class: "progress-fill" });
+    fill.style.width = `${total ? ((100 * done) / total).toFixed(1) : 0}%`;
+    bar.append(fill);
+    this.status = h("p", { class: "fair-status", id: "fair-status", role: "status" });
+    if (running) this.status.textContent = t("fair.progress", { done: formatNumber(done), total: formatNumber(total) });
+    else if (this.message) {
+      this.status.textContent = t(this.message.key, this.message.vars);
+      this.status.dataset.kind = this.message.kind;
+    }
+    this.element.replaceChildren(
+      h("h2", { class: "panel-title", id: "fair-title", tabindex: "-1", text: t("fair.title") }),
+      h("p", { class: "panel-hint", text: t("fair.intro") }),
+      h("p", { class: ["fair-setup", setup.error ? "is-error" : ""], id: "fair-setup", text: setup.error || setup.text }),
+      sizes,
+      h("div", { class: "fair-actions" }, start, cancel),
+      bar,
+      this.status,
+      this.renderResult(),
+    );
+    if (focused) document.getElementById(focused)?.focus();
+  }
+
+  renderResult() {
+    const box = h("div", { class: "fair-result", id: "fair-result" });
+    if (!this.result) return box;
+    const { system, answer, seeds } = this.result;
+    const verdict = verdictOf(answer);
+    Object.assign(box.dataset, { total: answer.total, chi: answer.chi_square ?? "", dof: answer.dof, p: answer.p_value, verdict, seeds: seeds.join(",") });
+    const top = Math.max(1, ...system.outcomes.map((o) => Math.max(answer.counts[o.id] || 0, answer.expected[o.id] || 0)));
+    const rows = system.outcomes.map((outcome) => {
+      const info = outcomeInfo(system, outcome.id);
+      const observed = answer.counts[outcome.id] || 0;
+      const expected = answer.expected[outcome.id] || 0;
+      const obsBar = h("span", { class: "fair-bar fair-bar--observed" });
+      obsBar.style.width = `${((100 * observed) / top).toFixed(2)}%`;
+      const expBar = h("span", { class: "fair-bar fair-bar--expected" });
+      expBar.style.width = `${((100 * expected) / top).toFixed(2)}%`;
+      const row = h(
+        "li",
+        { class: "fair-row", dataset: { observed, expected: expected.toFixed(2) } },
+        h("span", { class: "fair-label", text: info.label }),
+        h("span", { class: "fair-bars", "aria-hidden": "true" }, h("span", { class: "fair-track" }, obsBar), h("span", { class: "fair-track" }, expBar)),
+        h(
+          "span",
+          { class: "fair-numbers" },
+          h("span", { text: t("fair.observed", { n: formatNumber(observed) }) }),
+          h("span", { text: t("fair.expected", { n: formatNumber(expected, { maximumFractionDigits: 1 }) }) }),
+        ),
+      );
+      paint(row, info);
+      return row;
+    });
+    const tile = (key, label, value) => h("div", { class: "stat-tile", dataset: { key } }, h("dt", { text: label }), h("dd", { text: value }));
+    const p = formatP(answer.p_value);
+    box.append(
+      h("h3", { class: "sheet-subtitle", id: "fair-result-title", tabindex: "-1", text: t("fair.resultTitle", { n: formatNumber(answer.total) }) }),
+      h("p", { class: "fair-legend", "aria-hidden": "true" }, h("span", { class: "fair-key fair-key--observed", text: t("fair.legendObserved") }), h("span", { class: "fair-key fair-key--expected", text: t("fair.legendExpected") })),
+      h("ul", { class: "fair-rows", id: "fair-rows" }, rows),
+      h(
+        "dl",
+        { class: "stat-tiles fair-tiles" },
+        tile("chi", t("fair.chi"), answer.chi_square === null ? "∞" : formatNumber(answer.chi_square, { maximumFractionDigits: 2 })),
+        tile("dof", t("fair.dof"), formatNumber(answer.dof)),
+        tile("p", t("fair.p"), p),
+      ),
+      h("p", { class: ["fair-verdict", `is-${verdict}`], id: "fair-verdict", dataset: { verdict }, text: t(`fair.verdict.${verdict}`, { p }) }),
+      h("p", { class: "panel-hint fair-explain", text: t("fair.explain") }),
+    );
+    return box;
+  }
+
+  async start() {
+    if (this.run) return;
+    const setup = this.setup();
+    if (setup.error) {
+      this.render();
+      return;
+    }
+    const run = { total: this.total, done: 0, seeds: [] };
+    this.run = run;
+    this.message = null;
+    this.result = null;
+    this.render();
+    document.getElementById("fair-cancel")?.focus();
+    const chunk = chunkSize(run.total);
+    let previous = null;
+    let answer = null;
+    while (run.done < run.total) {
+      const n = Math.min(chunk, run.total - run.done);
+      const seed = randomSeed();
+      run.seeds.push(seed);
+      const request = { op: "fairness", system: setup.system.id, params: setup.params, n, seed, lang: lang() };
+      if (previous) request.previous = previous;
+      answer = await this.ctx.engine.call(request, { timeoutMs: CHUNK_TIMEOUT_MS });
+      if (this.run !== run) return; // cancelled: this answer is dropped
+      if (!answer.ok) {
+        this.finish({ key: "fair.failed", vars: { message: answer.error.message }, kind: "error" });
+        return;
+      }
+      previous = answer.result.counts;
+      run.done += n;
+      this.progress();
+    }
+    this.result = { system: setup.system, params: setup.params, answer: answer.result, seeds: run.seeds };
+    this.finish(null);
+    document.getElementById("fair-result-title")?.focus();
+    this.ctx.announce(document.getElementById("fair-verdict")?.textContent || "");
+  }
+
+  progress() {
+    if (!this.run) return;
+    const { done, total } = this.run;
+    const bar = document.getElementById("fair-progress");
+    const text = t("fair.progress", { done: formatNumber(done), total: formatNumber(total) });
+    if (bar) {
+      bar.setAttribute("aria-valuenow", String(done));
+      bar.setAttribute("aria-valuetext", text);
+      bar.firstChild.style.width = `${((100 * done) / total).toFixed(1)}%`;
+    }
+    if (this.status) this.status.textContent = text;
+  }
+
+  finish(message) {
+    this.run = null;
+    this.message = message;
+    this.render();
+  }
+
+  cancel() {
+    if (!this.run) return;
+    const done = this.run.done;
+    this.finish({ key: "fair.cancelled", vars: { done: formatNumber(done) }, kind: "cancelled" });
+    document.getElementById("fair-start")?.focus();
+  }
+}

@@ -1,0 +1,228 @@
+// Notices at the top of the page: what went wrong with the device's storage or the engine,
+// told to the player in French or English, each dismissible.
+//
+//   corrupt    stored data that could not be read was set aside (storage.js, store.js);
+//              one notice lists what, with a download of everything set aside (role=alert)
+//   write      the device refused to store something (storage full, storage off); what was
+//              stored before is intact; the notice offers the exports (role=alert); it goes
+//              away by itself once writing works again
+//   restarted  the engine worker crashed or stopped answering and was restarted (role=status)
+//
+// A notice never takes the focus when it appears; closing it moves the focus to the next
+// notice, or to the current screen's tab. Text goes in through textContent only.
+
+import { h } from "./dom.js";
+import { addStrings, formatNumber, onLangChange, t } from "./i18n.js";
+import { onStorageReport, quarantinedItems, releaseHeld } from "./storage.js";
+import { download, stamp } from "./ui.js";
+
+addStrings({
+  fr: {
+    "notice.close": "Fermer",
+    "notice.closeLabel": "Fermer le message : {title}",
+    "notice.region": "Messages",
+    "notice.corrupt.title": "Des données abîmées ont été mises de côté",
+    "notice.corrupt.text": "Illisible sur cet appareil : {what}. Rien n’a été effacé : c’est copié à part, et l’application continue sans. Téléchargez ces données pour les garder.",
+    "notice.corrupt.held": "Faute de place, la copie à part n’a pas pu être faite : téléchargez-les maintenant, elles restent en place d’ici là.",
+    "notice.corrupt.download": "Télécharger les données mises de côté",
+    "notice.corrupt.downloaded": "Téléchargé : {n} élément(s).",
+    "notice.write.title": "Enregistrement impossible sur cet appareil",
+    "notice.write.text": "Non enregistré : {what} ({why}). Ce qui était déjà enregistré est intact. Exportez vos données pour ne rien perdre, ou libérez de la place.",
+    "notice.write.quota": "stockage plein",
+    "notice.write.other": "stockage refusé",
+    "notice.write.exportHistory": "Exporter l’historique (JSON)",
+    "notice.write.exportCharacters": "Exporter les personnages (JSON)",
+    "notice.restart.title": "Le moteur a redémarré",
+    "notice.restart.crashed": "Il s’était arrêté.",
+    "notice.restart.timeout": "Il ne répondait plus depuis {seconds} s.",
+    "notice.restart.after": "Un calcul en cours est refait une fois ; s’il échoue encore, il est signalé. Aucun jet n’est compté deux fois.",
+    "what.pyrules:history": "l’historique des jets",
+    "what.pyrules:state": "les réglages du formulaire",
+    "what.pyrules:systems": "la copie locale des systèmes de jeu",
+    "what.pyrules:lang": "la langue choisie",
+    "what.pyrules:session": "le début de la session de statistiques",
+    "what.pyrules:fight": "le combat en cours",
+    "what.pyrules:fight-undo": "les étapes d’annulation du combat",
+    "what.pyrules:characters": "les personnages",
+    "what.characters": "les personnages",
+    "what.indexedDB:characters": "les personnages",
+    "what.missing-store": "la liste des personnages (recréée vide)",
+    "what.other": "une donnée de l’application",
+  },
+  en: {
+    "notice.close": "Close",
+    "notice.closeLabel": "Close the message: {title}",
+    "notice.region": "Messages",
+    "notice.corrupt.title": "Damaged data was set aside",
+    "notice.corrupt.text": "Unreadable on this device: {what}. Nothing was deleted: it is copied aside, and the app goes on without it. Download that data to keep it.",
+    "notice.corrupt.held": "There was no room to copy it aside: download it now, it stays in place until then.",
+    "notice.corrupt.download": "Download the data set aside",
+    "notice.corrupt.downloaded": "Downloaded: {n} item(s).",
+    "notice.write.title": "This device refuses to save",
+    "notice.write.text": "Not saved: {what} ({why}). What was saved before is intact. Export your data so as to lose nothing, or free some space.",
+    "notice.write.quota": "storage full",
+    "notice.write.other": "storage refused",
+    "notice.write.exportHistory": "Export the history (JSON)",
+    "notice.write.exportCharacters": "Export the characters (JSON)",
+    "notice.restart.title": "The engine restarted",
+    "notice.restart.crashed": "It had stopped.",
+    "notice.restart.timeout": "It had not answered for {seconds} s.",
+    "notice.restart.after": "A computation under way is done again once; if it fails again, you are told. No roll is counted twice.",
+    "what.pyrules:history": "the roll history",
+    "what.pyrules:state": "the form settings",
+    "what.pyrules:systems": "the local copy of the game systems",
+    "what.pyrules:lang": "the chosen language",
+    "what.pyrules:session": "the start of the statistics session",
+    "what.pyrules:fight": "the current fight",
+    "what.pyrules:fight-undo": "the fight's undo steps",
+    "what.pyrules:characters": "the characters",
+    "what.characters": "the characters",
+    "what.indexedDB:characters": "the characters",
+    "what.missing-store": "the character list (made again, empty)",
+    "what.other": "some of the app's data",
+  },
+});
+
+function what(key, reason) {
+  if (reason === "missing-store") return t("what.missing-store");
+  const text = t(`what.${key}`);
+  return text === `what.${key}` ? t("what.other") : text;
+}
+
+function list(texts) {
+  return [...new Set(texts)].join(", ");
+}
+
+export class Notices {
+  /**
+   * @param {HTMLElement} root   the container (#notices)
+   * @param {object} exporters   {history(), characters()}: the export buttons of the write notice
+   */
+  constructor(root, exporters = {}) {
+    this.root = root;
+    this.exporters = exporters;
+    this.corrupt = []; // reports
+    this.failing = new Map(); // key -> report
+    this.restart = null; // {reason, seconds}
+    this.closed = new Set(); // kinds closed by the player (until something new happens)
+    this.nodes = new Map(); // kind -> element
+    onStorageReport((report) => this.onReport(report));
+    onLangChange(() => this.renderAll());
+  }
+
+  onReport(report) {
+    if (report.type === "corrupt") {
+      this.corrupt.push(report);
+      this.closed.delete("corrupt");
+      this.render("corrupt");
+    } else if (report.type === "write-failed") {
+      this.failing.set(report.key, report);
+      this.closed.delete("write");
+      this.render("write");
+    } else if (report.type === "write-ok") {
+      this.failing.delete(report.key);
+      this.render("write");
+    }
+  }
+
+  /** The engine was restarted: reason "crashed" | "timeout". */
+  engineRestarted({ reason, ms }) {
+    this.restart = { reason, seconds: Math.round((ms || 0) / 1000) };
+    this.closed.delete("restarted");
+    this.render("restarted");
+  }
+
+  renderAll() {
+    for (const kind of ["corrupt", "write", "restarted"]) this.render(kind);
+  }
+
+  render(kind) {
+    const old = this.nodes.get(kind);
+    const fresh = this.closed.has(kind) ? null : this.build(kind);
+    if (!fresh) {
+      if (old) this.remove(kind, old);
+      return;
+    }
+    this.nodes.set(kind, fresh);
+    if (old) {
+      // Keep the focus where it was (same button, rebuilt).
+      const focused = old.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+      old.replaceWith(fresh);
+      if (focused) fresh.querySelector(`[data-action="${focused}"]`)?.focus();
+    } else {
+      this.root.append(fresh);
+    }
+    this.root.hidden = false;
+  }
+
+  build(kind) {
+    if (kind === "corrupt") {
+      if (!this.corrupt.length) return null;
+      const texts = [t("notice.corrupt.text", { what: list(this.corrupt.map((r) => what(r.key, r.reason))) })];
+      if (this.corrupt.some((r) => r.held)) texts.push(t("notice.corrupt.held"));
+      const status = h("p", { class: "notice-status", role: "status" });
+      const save = this.button("download", t("notice.corrupt.download"), () => {
+        const items = quarantinedItems();
+        const doc = { format: "pyrules-quarantine", version: 1, exported: new Date().toISOString(), items };
+        download(new Blob([JSON.stringify(doc, null, 2) + "\n"], { type: "application/json" }), `pyrules-quarantine-${stamp()}.json`);
+        releaseHeld();
+        status.textContent = t("notice.corrupt.downloaded", { n: formatNumber(items.length) });
+      });
+      return this.notice(kind, "alert", t("notice.corrupt.title"), texts, [save], status);
+    }
+    if (kind === "write") {
+      if (!this.failing.size) return null;
+      const reports = [...this.failing.values()];
+      const why = reports.some((r) => r.quota) ? t("notice.write.quota") : t("notice.write.other");
+      const actions = [];
+      if (this.exporters.history) actions.push(this.button("export-history", t("notice.write.exportHistory"), this.exporters.history));
+      if (this.exporters.characters) actions.push(this.button("export-characters", t("notice.write.exportCharacters"), this.exporters.characters));
+      return this.notice(kind, "alert", t("notice.write.title"), [t("notice.write.text", { what: list(reports.map((r) => what(r.key))), why })], actions);
+    }
+    if (kind === "restarted") {
+      if (!this.restart) return null;
+      const { reason, seconds } = this.restart;
+      const first = reason === "timeout" ? t("notice.restart.timeout", { seconds }) : t("notice.restart.crashed");
+      return this.notice(kind, "status", t("notice.restart.title"), [first, t("notice.restart.after")], []);
+    }
+    return null;
+  }
+
+  button(action, text, onClick) {
+    const button = h("button", { type: "button", class: ["button", "button--small", "notice-action"], dataset: { action }, text });
+    button.addEventListener("click", onClick);
+    return button;
+  }
+
+  notice(kind, role, title, texts, actions, extra = null) {
+    const id = `notice-${kind}`;
+    const close = this.button("close", t("notice.close"), () => this.close(kind));
+    close.setAttribute("aria-label", t("notice.closeLabel", { title }));
+    return h(
+      "div",
+      { class: ["notice", `notice--${kind}`], id, role, dataset: { kind }, "aria-labelledby": `${id}-title` },
+      h("p", { class: "notice-title", id: `${id}-title`, text: title }),
+      texts.map((text) => h("p", { class: "notice-text", text })),
+      extra,
+      h("div", { class: "notice-actions" }, actions, close),
+    );
+  }
+
+  close(kind) {
+    this.closed.add(kind);
+    if (kind === "corrupt") releaseHeld();
+    const node = this.nodes.get(kind);
+    if (node) this.remove(kind, node);
+  }
+
+  remove(kind, node) {
+    const hadFocus = node.contains(document.activeElement);
+    const rest = [...this.root.children].filter((child) => child !== node);
+    node.remove();
+    this.nodes.delete(kind);
+    this.root.hidden = this.root.children.length === 0;
+    if (!hadFocus) return;
+    const next = rest.length ? rest[0].querySelector("[data-action=close]") : document.querySelector("#view-tabs [aria-selected=true]");
+    next?.focus();
+  }
+}
