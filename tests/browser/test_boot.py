@@ -21,14 +21,17 @@ CSP = (
 # Records every state of the boot panel while the page starts.
 BOOT_RECORDER = """
 window.__boot = [];
-document.addEventListener("DOMContentLoaded", () => {
+// Watch the whole document from the start: the page may set the first steps before
+// DOMContentLoaded, while it is still being parsed.
+new MutationObserver(() => {
   const text = document.getElementById("boot-text");
   const bar = document.getElementById("boot-bar");
-  const record = () => window.__boot.push(
-      [text.dataset.step || "", Number(bar.getAttribute("aria-valuenow")), text.textContent]);
-  new MutationObserver(record).observe(text, {childList: true, characterData: true,
-                                              subtree: true, attributes: true});
-});
+  if (!text || !bar) return;
+  const state = [text.dataset.step || "", Number(bar.getAttribute("aria-valuenow")),
+                 text.textContent];
+  const last = window.__boot[window.__boot.length - 1];
+  if (!last || last.join("|") !== state.join("|")) window.__boot.push(state);
+}).observe(document, {childList: true, characterData: true, subtree: true, attributes: true});
 """
 
 
