@@ -92,6 +92,17 @@ SW_TEMPLATE = "sw.js"
 SW_BUILD = '"__BUILD__"'
 SW_PRECACHE = '"__PRECACHE__"'
 
+#: How tests and benchmarks start Chromium here: no sandbox as root, no GPU, and none of the
+#: background requests a closed network refuses.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
 MIME_TYPES = {
     ".wasm": "application/wasm",
     ".mjs": "text/javascript",

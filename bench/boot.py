@@ -43,14 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
 
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+LAUNCH_ARGS = build.CHROMIUM_ARGS
 TIMEOUT_MS = 120_000
 ODDS = {
     "op": "odds",

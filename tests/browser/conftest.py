@@ -24,14 +24,7 @@ import build
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+LAUNCH_ARGS = build.CHROMIUM_ARGS
 BOOT_TIMEOUT_MS = 90_000
 TABLET = {"width": 1024, "height": 768}
 
