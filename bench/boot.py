@@ -359,7 +359,8 @@ def report(rows: dict[str, list[Any]], rounds: int, chromium: str) -> str:
         ("worker created", None),
         ("worker script running", "script"),
         ("Pyodide up (`loadPyodide()` or snapshot restored)", "loadPyodide"),
-        ("wheel unpacked, pyrules imported", "installed"),
+        ("micropip loaded (`loadPackage` by URL)", "micropip"),
+        ("pyrules installed by micropip, every module imported", "installed"),
         ("snapshot taken (a copy of the heap)", "snapshot"),
         ("worker ready", "ready"),
     ]

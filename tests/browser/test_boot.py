@@ -54,7 +54,7 @@ def test_boots_under_a_sub_path_and_marks_ready(app: App) -> None:
     assert page.get_attribute("#boot", "data-state") == "ready"
     assert page.get_attribute("#engine-status", "data-state") == "ready"
     steps = page.eval_on_selector_all("#boot-steps li", "items => items.map(i => i.dataset.state)")
-    assert steps == ["done"] * 4
+    assert steps == ["done"] * 5
     # Forms were built from the engine's description: one system tab per system.
     systems = local_handle({"op": "systems"})["result"]["systems"]
     tabs = page.eval_on_selector_all("#systems input", "inputs => inputs.map(i => i.value)")
@@ -66,7 +66,7 @@ def test_boots_under_a_sub_path_and_marks_ready(app: App) -> None:
 def test_boot_progress_goes_through_each_step_and_never_back(app: App) -> None:
     states = app.page.evaluate("() => window.__boot")
     steps = [step for step, _, _ in states]
-    order = ["version", "runtime", "python", "pyrules", "systems", "ready"]
+    order = ["version", "runtime", "python", "micropip", "pyrules", "systems", "ready"]
     seen = [s for i, s in enumerate(steps) if s in order and (i == 0 or steps[i - 1] != s)]
     assert seen == order, steps
     values = [value for _, value, _ in states]
@@ -145,6 +145,7 @@ def test_every_request_stays_on_the_origin(app: App) -> None:
         "version.json",
         "pyodide/pyodide.asm.wasm",
         "pyodide/python_stdlib.zip",
+        "wheels/micropip-",  # loaded by URL, then installs the engine's wheel
         "wheels/pyrules-",
         "js/worker.js",
     ):

@@ -140,8 +140,17 @@ def test_clear_history_asks_first(app: App) -> None:
     assert page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history'))") == []
 
 
-def test_boot_failure_says_which_step_and_retry_recovers(new_app: Any, site: str) -> None:
-    """The pyrules wheel cannot be had: the panel names the step; Retry boots again.
+@pytest.mark.parametrize(
+    ("field", "missing", "step", "step_name"),
+    [
+        ("info.wheel", "missing-pyrules.whl", "pyrules", "Installation des règles pyrules"),
+        ("info.micropip", "missing-micropip.whl", "micropip", "Installation de micropip"),
+    ],
+)
+def test_boot_failure_says_which_step_and_retry_recovers(
+    new_app: Any, site: str, field: str, missing: str, step: str, step_name: str
+) -> None:
+    """A wheel cannot be had: the panel names the step; Retry boots again.
 
     A fresh context (no service worker yet, so page.route sees the worker script), with the
     systems description a previous visit would have left in localStorage.
@@ -154,12 +163,12 @@ def test_boot_failure_says_which_step_and_retry_recovers(new_app: Any, site: str
         + ")"
     )
     page = app.page
-    app.expected_errors.append("missing-pyrules.whl")
+    app.expected_errors.append(missing)
 
     def broken_worker(route: Any) -> None:
         # The worker script as served, but pointing at a wheel that is not there.
         response = route.fetch()
-        body = response.text().replace("info.wheel", '"wheels/missing-pyrules.whl"')
+        body = response.text().replace(field, f'"wheels/{missing}"')
         assert body != response.text()
         route.fulfill(response=response, body=body)
 
@@ -172,10 +181,9 @@ def test_boot_failure_says_which_step_and_retry_recovers(new_app: Any, site: str
     page.fill("#f-actor-d100-value", "60")
     assert page.is_disabled("#roll-button")
     assert page.text_content("#roll-hint") == "moteur en chargement…"
-    assert page.get_attribute("#boot", "data-failed-step") == "pyrules"
-    step_text = "Étape en échec : Installation des règles pyrules."
-    assert page.text_content("#boot-error-step") == step_text
-    assert "missing-pyrules.whl" in (page.text_content("#boot-error-message") or "")
+    assert page.get_attribute("#boot", "data-failed-step") == step
+    assert page.text_content("#boot-error-step") == f"Étape en échec : {step_name}."
+    assert missing in (page.text_content("#boot-error-message") or "")
     assert page.evaluate("() => performance.getEntriesByName('pyrules:ready').length") == 0
     page.unroute("**/js/worker.js", broken_worker)
     page.click("#retry")

@@ -36,9 +36,9 @@ import { Views } from "./views.js";
 const STATE_KEY = "pyrules:state";
 const SYSTEMS_KEY = "pyrules:systems";
 const SIDES = ["actor", "opponent"];
-const BOOT_STEPS = ["runtime", "python", "pyrules", "ready"];
+const BOOT_STEPS = ["runtime", "python", "micropip", "pyrules", "ready"];
 // Share of the progress bar reached when each step starts.
-const BOOT_AT = { worker: 0, version: 2, runtime: 4, python: 72, pyrules: 84, systems: 96, ready: 100 };
+const BOOT_AT = { worker: 0, version: 2, runtime: 4, python: 66, micropip: 74, pyrules: 82, systems: 96, ready: 100 };
 
 const $ = (id) => document.getElementById(id);
 // An odds answer slower than this shows "calcul…" and a Cancel button.

@@ -8,22 +8,28 @@
 //   snapshot  a Pyodide memory snapshot kept on this device (snapshot.js) is restored:
 //             Python, the wheel and the imported engine come back as they were, in a
 //             fraction of the time. Every random generator is then reseeded from the OS.
-//   fresh     plain loadPyodide(), the wheel unpacked into site-packages, pyrules imported;
-//             a snapshot of that state is taken before the first request is answered, and
-//             stored once the worker is idle, for the next visit. Any problem with a
-//             snapshot (missing, corrupt, of another version, restore failing) ends here
-//             too: the only cost is a slower start.
+//   fresh     plain loadPyodide(), micropip loaded by URL (the PyPI wheel we ship is not the
+//             one pyodide-lock.json describes), the pyrules wheel (fetched from this site
+//             while Python starts) installed by micropip.install(deps=False), every module
+//             of pyrules imported; a snapshot
+//             of that state is taken before the first request is answered, and stored once
+//             the worker is idle, for the next visit. Any problem with a snapshot (missing,
+//             corrupt, of another version, restore failing) ends here too: the only cost is
+//             a slower start.
 //
-// The wheel is pure Python: it is unpacked with zipfile (what micropip would do with
-// deps=False), because pyodide.loadPackage() - which micropip needs - leaves state that
-// Pyodide 314 cannot put in a snapshot ("Unexpected hiwire entry at index 6"), and loading
-// and importing micropip cost several hundred milliseconds at every first visit.
+// Pyodide 314 can only snapshot a heap whose JS references it knows how to rebuild: it
+// cannot yet snapshot "package load state". So, once the engine is installed, micropip's
+// modules are dropped (they hold Pyodide's own install functions, which cannot be put in a
+// snapshot) and the table of loaded packages is emptied while the snapshot is copied (and
+// filled again right after). Nothing of micropip is needed after a restore: the engine is
+// already installed and imported in the restored heap.
 //
 // No Python source is ever received from the page: the only Python this worker runs is
 // below (install, import, reseed) and calls of pyrules.api.handle().
 //
 // Messages sent to the page:
-//   {type: "progress", step, loaded, total}   step: version | runtime | python | pyrules
+//   {type: "progress", step, loaded, total}   step: version | runtime | python | micropip |
+//                                             pyrules
 //   {type: "boot", path, ms, fallback, timings, origin}
 //                                             path: snapshot | fresh; fallback: why a stored
 //                                             snapshot was not used (null if none was tried);
@@ -180,25 +186,33 @@ function pyodideOptions(extra) {
   };
 }
 
-// Unpack the wheel (pure Python) into site-packages and import every module of pyrules
-// except the command line, so that nothing of pyrules is ever imported lazily after a
-// snapshot restore: the files written here live in the JS-side file system, which a memory
-// snapshot does not hold. The standard library stays importable (Pyodide writes its zip
-// again at every start).
+// Install the wheel with micropip (deps=False: pyrules needs nothing but the standard library,
+// and no package index is ever asked) and import every module of pyrules except the command
+// line, so that nothing of pyrules is ever imported lazily after a snapshot restore: the
+// installed files live in the JS-side file system, which a memory snapshot does not hold.
+// (The standard library stays importable: Pyodide writes its zip again at every start.)
+// Then micropip is dropped, with every JS object its modules hold, and the garbage is
+// collected: a snapshot must be taken with no live JS proxy.
+//
+// The wheel's bytes are fetched by this worker while Python starts, then given to micropip
+// as an emfs: file. (Given the wheel's http URL, micropip would download it only once Python
+// is up, and the JS Response it fetches stays referenced: no snapshot could be taken.)
 const INSTALL = `
-def _pyrules_install(wheel):
-    import importlib, os, sys, zipfile
-    site = next(p for p in sys.path if p.endswith("site-packages"))
-    with zipfile.ZipFile(wheel) as zf:
-        names = zf.namelist()
-        zf.extractall(site)
-    os.remove(wheel)
+async def _pyrules_install(path):
+    import gc, importlib, importlib.metadata, os, sys
+    import micropip
+    await micropip.install("emfs:" + path, deps=False)
+    os.remove(path)
+    del micropip
+    for name in [n for n in sys.modules if n == "micropip" or n.startswith("micropip.")]:
+        del sys.modules[name]
     importlib.invalidate_caches()
-    for name in sorted(names):
-        if name.startswith("pyrules/") and name.endswith(".py"):
-            module = name[:-3].replace("/", ".").removesuffix(".__init__")
+    for path in sorted(str(f) for f in importlib.metadata.files("pyrules")):
+        if path.startswith("pyrules/") and path.endswith(".py"):
+            module = path[:-3].replace("/", ".").removesuffix(".__init__")
             if module.rpartition(".")[2] not in ("__main__", "cli"):
                 importlib.import_module(module)
+    gc.collect()
 `;
 
 // After a restore: the state of every generator was frozen in the snapshot. The engine
@@ -233,6 +247,7 @@ async function restore(pyodideModule, info, entry) {
 }
 
 async function fresh(pyodideModule, info, makeSnapshot) {
+  const micropipURL = new URL(info.micropip, VERSION_URL).href;
   const wheelURL = new URL(info.wheel, VERSION_URL).href;
   const wheel = quiet(fetchOK(wheelURL).then((r) => r.arrayBuffer()));
   const pyodide = await step("runtime", () =>
@@ -244,12 +259,29 @@ async function fresh(pyodideModule, info, makeSnapshot) {
   const startHeap = pyodide._module && pyodide._module.HEAP8 ? pyodide._module.HEAP8.length : 0;
   progress("python");
 
+  progress("micropip");
+  await step("micropip", async () => {
+    // loadPackage reports failures through errorCallback instead of rejecting.
+    const problems = [];
+    await pyodide.loadPackage(micropipURL, {
+      messageCallback: () => {},
+      errorCallback: (text) => problems.push(text),
+    });
+    if (problems.length) {
+      throw new Error(problems.join(" "));
+    }
+  });
+  lap("micropip");
+
   progress("pyrules");
   const data = await step("pyrules", () => wheel);
-  await step("pyrules", () => {
+  await step("pyrules", async () => {
+    // micropip reads the wheel's name for its version: keep the file name of the URL.
     const path = "/tmp/" + wheelURL.slice(wheelURL.lastIndexOf("/") + 1);
     pyodide.FS.writeFile(path, new Uint8Array(data));
-    pyodide.runPython(`${INSTALL}\n_pyrules_install(${JSON.stringify(path)})\ndel _pyrules_install\n`);
+    await pyodide.runPythonAsync(
+      `${INSTALL}\nawait _pyrules_install(${JSON.stringify(path)})\ndel _pyrules_install\n`,
+    );
   });
   lap("installed");
 
@@ -263,16 +295,33 @@ async function fresh(pyodideModule, info, makeSnapshot) {
     if (startHeap && heap !== startHeap) {
       skipped = `heap grew from ${startHeap} to ${heap} bytes`;
     } else {
-      try {
-        snapshot = pyodide.makeMemorySnapshot();
-      } catch (error) {
-        skipped = message(error);
+      snapshot = withoutPackageTable(pyodide, () => pyodide.makeMemorySnapshot());
+      if (typeof snapshot === "string") {
+        skipped = snapshot;
+        snapshot = null;
       }
     }
   }
   lap("snapshot");
   const fn = await step("pyrules", () => getHandle(pyodide));
   return { fn, snapshot, skipped };
+}
+
+// Run make() with pyodide.loadedPackages emptied (the snapshot expects it as a fresh start
+// leaves it), then put its entries back. Returns what make() returns, or the error message.
+function withoutPackageTable(pyodide, make) {
+  const table = pyodide.loadedPackages;
+  const entries = Object.entries(table);
+  for (const [name] of entries) {
+    delete table[name];
+  }
+  try {
+    return make();
+  } catch (error) {
+    return message(error);
+  } finally {
+    Object.assign(table, Object.fromEntries(entries));
+  }
 }
 
 async function boot() {
