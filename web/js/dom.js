@@ -86,3 +86,15 @@ export function storageGet(key, fallback) {
 export function storageSet(key, value) {
   return writeJSON(key, value);
 }
+
+/**
+ * Resolves in a later task, so that the browser can paint and answer input in between
+ * (scheduler.yield where there is one: the rest then runs before other queued work).
+ * Used to cut long work on the main thread into tasks under 50 ms.
+ */
+export function nextTask() {
+  if (globalThis.scheduler && typeof globalThis.scheduler.yield === "function") {
+    return globalThis.scheduler.yield();
+  }
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -119,8 +119,10 @@ export class FairnessPanel {
     this.result = null; // {system, params, answer}
     this.message = null; // {key, vars, kind}
     this.element = h("section", { class: ["panel", "fair-panel"], id: "fairness", "aria-labelledby": "fair-title" });
-    this.render();
-    onLangChange(() => this.render());
+    // Drawn when the Statistics screen is (StatsView.render), not while the page starts.
+    onLangChange(() => {
+      if (this.element.isConnected) this.render();
+    });
   }
 
   setup() {

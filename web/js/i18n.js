@@ -23,6 +23,7 @@ const STRINGS = {
     "boot.step.systems": "Lecture des systèmes de jeu",
     "boot.step.ready": "Prêt",
     "boot.megabytes": "{loaded} / {total} Mo",
+    "number.decimal": ",",
     "boot.failed": "Le moteur n’a pas pu démarrer.",
     "boot.failedStep": "Étape en échec : {step}.",
     "boot.retry": "Réessayer",
@@ -375,6 +376,7 @@ const STRINGS = {
     "boot.step.systems": "Reading the game systems",
     "boot.step.ready": "Ready",
     "boot.megabytes": "{loaded} / {total} MB",
+    "number.decimal": ".",
     "boot.failed": "The engine could not start.",
     "boot.failedStep": "Failed step: {step}.",
     "boot.retry": "Retry",
@@ -782,8 +784,18 @@ export function applyStatic(root) {
   document.title = `${t("app.title")} · ${t("app.tagline")}`;
 }
 
+// Building an Intl.NumberFormat is slow (tens of milliseconds for the first one of a page):
+// each language and set of options gets one, kept for the life of the page.
+const numberFormats = new Map();
+
 export function formatNumber(value, options) {
-  return new Intl.NumberFormat(current, options).format(value);
+  const key = `${current} ${JSON.stringify(options ?? {})}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(current, options);
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
 }
 
 export function formatSigned(value) {

@@ -53,7 +53,9 @@ export class Views {
     } catch {
       /* no sessionStorage */
     }
-    if (previous !== name) window.scrollTo({ top: 0, behavior: "auto" });
+    // Not at the first show: the page is at its top (or where a reload left it), and asking
+    // for the scroll position would lay out the whole page while it starts.
+    if (previous !== null && previous !== name) window.scrollTo({ top: 0, behavior: "auto" });
     this.onShow?.(name, previous);
   }
 
