@@ -162,6 +162,39 @@ def test_a_roll_caught_in_a_second_crash_fails_clearly_and_records_nothing(app: 
     assert history_count(app) == count + 1
 
 
+def test_a_worker_that_keeps_crashing_becomes_a_boot_failure(new_app: Any, site: str) -> None:
+    """Three restarts within a minute are allowed; the fourth crash shows the boot panel's
+    failure (no endless restart loop), what was typed is kept, and Retry starts afresh."""
+    app = new_app(site)
+    app.open()
+    page = app.page
+    app.expected_errors.append("restarted 3 times in a minute")
+    app.pick_system("d100")
+    page.fill("#f-actor-d100-value", "47")
+    for restart in range(1, 4):
+        debug(app, "kill()")
+        wait_restarts(app, restart)
+        assert page.get_attribute("#boot", "data-state") != "error"
+    debug(app, "kill()")
+    page.wait_for_selector("#boot[data-state=error]")
+    assert debug(app, "info()")["state"] == "error"
+    assert page.get_attribute("#boot", "data-failed-step") == "worker"
+    assert page.text_content("#boot-error-step") == "Étape en échec : Lancement du moteur."
+    assert "restarted 3 times in a minute" in (page.text_content("#boot-error-message") or "")
+    assert page.is_disabled("#roll-button")
+    answer = app.call({"op": "version"})
+    assert answer["ok"] is False and answer["error"]["code"] == "engine_unavailable"
+    page.click("#retry")
+    page.wait_for_selector("#boot[data-state=ready]", state="attached", timeout=60_000)
+    assert debug(app, "info()")["restarts"] == 0
+    assert page.input_value("#f-actor-d100-value") == "47"
+    app.set_seed(3)
+    app.roll()
+    expected = local_handle({"op": "roll", "system": "d100", "params": {"value": 47}, "seed": 3})
+    assert page.get_attribute("#result .result-card", "data-outcome") == expected["result"]["outcome"]
+    app.context.close()
+
+
 def test_slow_odds_show_computing_and_cancel_keeps_the_last_chart(app: App) -> None:
     page = app.page
     app.settle()

@@ -617,3 +617,28 @@ def test_screen_tabs_follow_the_tabs_pattern_with_the_keyboard(app: App) -> None
     page.focus("#char-detail .entry-roll >> nth=0")
     page.keyboard.press("Enter")
     wait_history(app, before + 1)
+
+
+def test_without_indexeddb_characters_are_kept_in_local_storage(new_app: Any, site: str) -> None:
+    """Where IndexedDB cannot be used (some private modes), characters go to localStorage,
+    and are there again after a reload."""
+    app = new_app(site)
+    app.context.add_init_script(
+        "Object.defineProperty(window, 'indexedDB', {get() { return undefined; }});"
+    )
+    app.open()
+    page = app.page
+    show(app, "characters")
+    create_d6(app, "Sans-Base", pc=True, flame=2, entries=[("Épée", 3, 2)])
+    kept = page.evaluate(
+        "() => Object.values(JSON.parse(localStorage.getItem('pyrules:characters')))"
+    )
+    assert [c["name"] for c in kept] == ["Sans-Base"]
+    assert kept[0]["system"] == "d6"
+    app.reload()
+    show(app, "characters")
+    page.wait_for_selector("#char-list .char-item")
+    assert names(app) == ["Sans-Base"]
+    pick_character(app, "Sans-Base")
+    app.check_clean()
+    app.context.close()
