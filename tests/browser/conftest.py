@@ -210,6 +210,16 @@ def new_app(browser: Any) -> Iterator[Callable[..., App]]:
         context.close()
 
 
+@pytest.fixture(scope="module")
+def app(new_app: Any, site: str) -> Iterator[App]:
+    """One profile per test module: the app opened at the site's root, booted. A module that
+    needs another start (a sub-path, an init script) defines its own `app`."""
+    app = new_app(site)
+    app.open()
+    yield app
+    app.context.close()
+
+
 @pytest.fixture(autouse=True)
 def _page_guard() -> Iterator[None]:
     """After each test: no console/page error, no foreign request, no CSP violation."""

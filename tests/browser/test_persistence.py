@@ -6,20 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .conftest import App, local_handle
-
-
-@pytest.fixture(scope="module")
-def app(new_app: Any, site: str) -> Iterator[App]:
-    app = new_app(site)
-    app.open()
-    yield app
-    app.context.close()
 
 
 def entries(app: App) -> list[dict[str, Any]]:

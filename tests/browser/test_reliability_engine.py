@@ -191,7 +191,8 @@ def test_a_worker_that_keeps_crashing_becomes_a_boot_failure(new_app: Any, site:
     app.set_seed(3)
     app.roll()
     expected = local_handle({"op": "roll", "system": "d100", "params": {"value": 47}, "seed": 3})
-    assert page.get_attribute("#result .result-card", "data-outcome") == expected["result"]["outcome"]
+    outcome = page.get_attribute("#result .result-card", "data-outcome")
+    assert outcome == expected["result"]["outcome"]
     app.context.close()
 
 

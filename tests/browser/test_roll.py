@@ -15,14 +15,6 @@ SYSTEMS = local_handle({"op": "systems"})["result"]["systems"]
 BY_ID = {s["id"]: s for s in SYSTEMS}
 
 
-@pytest.fixture(scope="module")
-def app(new_app: Any, site: str) -> Iterator[App]:
-    app = new_app(site)
-    app.open()
-    yield app
-    app.context.close()
-
-
 @pytest.fixture(autouse=True)
 def fresh_form(app: App) -> Iterator[None]:
     """Each test starts from the default forms, a single roll and no physical dice."""

@@ -12,11 +12,8 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 import build
 
@@ -87,15 +84,6 @@ def unseeded_rolls(app: App, count: int = 3) -> list[tuple[int, list[int]]]:
         result = answer["result"]
         rolls.append((result["seed"], [die["final"] for die in result["dice"]]))
     return rolls
-
-
-@pytest.fixture(scope="module")
-def app(new_app: Any, site: str) -> Iterator[App]:
-    """A profile whose first visit stored a snapshot."""
-    app = new_app(site)
-    app.open()
-    yield app
-    app.context.close()
 
 
 def test_first_visit_boots_fresh_and_stores_a_snapshot(app: App, dist_dir: Path) -> None:

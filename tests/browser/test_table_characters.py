@@ -6,11 +6,8 @@ phone sizes (screenshots in test-output/screenshots/)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from .conftest import App, local_handle
 from .test_layout import SMALL_TARGETS
@@ -20,14 +17,6 @@ D6_DEFAULTS = {
     f["name"]: f["default"] for f in SYSTEMS["systems"][1]["fields"] if f["type"] != "faces"
 }
 SIZES = [("tablet-landscape", 1024, 768), ("tablet-portrait", 768, 1024), ("phone", 360, 740)]
-
-
-@pytest.fixture(scope="module")
-def app(new_app: Any, site: str) -> Iterator[App]:
-    app = new_app(site)
-    app.open()
-    yield app
-    app.context.close()
 
 
 # ------------------------------------------------------------------------------ helpers

@@ -6,11 +6,9 @@ undo, persistence across a reload, and the screen at tablet and phone sizes."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from .conftest import App, local_handle
 from .test_layout import SMALL_TARGETS
@@ -33,14 +31,6 @@ COMBAT = {"die": 8, "threshold": 5, "bonus": 2}
 BAGARRE = {"die": 6, "threshold": 5, "bonus": 1}
 TIR = {"die": 10, "threshold": 6, "bonus": 1}
 QUICK = {"die": 6, "threshold": 5, "bonus": 0}
-
-
-@pytest.fixture(scope="module")
-def app(new_app: Any, site: str) -> Iterator[App]:
-    app = new_app(site)
-    app.open()
-    yield app
-    app.context.close()
 
 
 def ardeur(app: App) -> dict[str, int]:
