@@ -426,6 +426,24 @@ def finish_site(dist: Path, info: dict[str, str], template: Path = WEB / SW_TEMP
     return changed
 
 
+def systems_description(package_dir: Path = PACKAGE) -> bytes:
+    """The engine's own answer to {"op": "systems"} (fields, bounds, defaults, labels), from
+    the source tree in a fresh interpreter. The page builds its forms from it on a first
+    visit while the engine starts; the engine's answer replaces it once ready."""
+    code = (
+        "import json, sys, pyrules.api\n"
+        "answer = json.loads(pyrules.api.handle(json.dumps({'op': 'systems'})))\n"
+        "assert answer['ok'], answer\n"
+        "sys.stdout.write(json.dumps(answer['result']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=package_dir.parent, capture_output=True, check=False
+    )
+    if done.returncode != 0:
+        raise BuildError(f"the engine could not describe its systems: {done.stderr.decode()}")
+    return done.stdout
+
+
 def build(dist: Path = DIST) -> dict[str, str]:
     """Build (or bring up to date) the static site in dist/. Returns version.json's content."""
     pyodide_dir = ensure_pyodide()
@@ -440,6 +458,7 @@ def build(dist: Path = DIST) -> dict[str, str]:
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
     generated[f"wheels/{name}"] = wheel
+    generated["systems.json"] = systems_description()
     generated[".nojekyll"] = b""
     clashes = sorted(
         rel

@@ -196,3 +196,34 @@ def test_no_csp_violation_while_rolling(app: App) -> None:
     app.roll()
     assert app.page.evaluate("() => window.__csp") == []
     app.check_clean()
+
+
+def test_a_first_visit_can_fill_the_forms_while_the_engine_starts(new_app: Any, site: str) -> None:
+    """Nothing kept from an earlier visit: the forms come from the build's systems.json while
+    the engine worker is held back, keep what was typed, and roll it once the engine is up."""
+    app = new_app(site)
+    page = app.page
+    held: list[Any] = []
+    page.route("**/js/worker.js", lambda route: held.append(route))
+    app.open(wait=False)
+    page.wait_for_selector(".side-form[data-system] input")
+    assert page.evaluate("() => localStorage.getItem('pyrules:systems')") is None
+    systems = local_handle({"op": "systems"})["result"]["systems"]
+    tabs = page.eval_on_selector_all("#systems input", "inputs => inputs.map(i => i.value)")
+    assert tabs == [s["id"] for s in systems]
+    app.pick_system("d100")
+    page.fill("#f-actor-d100-value", "58")
+    assert page.is_disabled("#roll-button")
+    assert page.get_attribute("#boot", "data-state") == "booting"
+    assert len(held) == 1, "the worker script was requested once"
+    held[0].continue_()
+    app.wait_ready()
+    assert page.input_value("#f-actor-d100-value") == "58"
+    app.set_seed(9)
+    app.roll()
+    expected = local_handle({"op": "roll", "system": "d100", "params": {"value": 58}, "seed": 9})
+    assert page.get_attribute("#result .result-card", "data-outcome") == (
+        expected["result"]["outcome"]
+    )
+    app.check_clean()
+    app.context.close()

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import build
+from pyrules.api import handle
 
 
 def _wheel(name: str, data: bytes) -> zipfile.ZipFile:
@@ -82,6 +83,10 @@ def test_version_is_read_without_importing(tmp_path: Path) -> None:
     assert build.read_version(tmp_path) == "9.8.7"
 
 
+def local_systems() -> object:
+    return json.loads(handle(json.dumps({"op": "systems"})))["result"]
+
+
 def test_dist_layout(dist_dir: Path) -> None:
     info = json.loads((dist_dir / "version.json").read_text())
     assert list(info) == ["version", "pyodide", "wheel", "micropip", "build"]
@@ -94,6 +99,8 @@ def test_dist_layout(dist_dir: Path) -> None:
     assert (dist_dir / ".nojekyll").read_bytes() == b""
     assert (dist_dir / info["wheel"]).read_bytes() == build.build_wheel()[1]
     assert (dist_dir / info["micropip"]).is_file()
+    # The engine's own description of its systems, for the forms of a first visit.
+    assert json.loads((dist_dir / "systems.json").read_text()) == local_systems()
     for name in build.PYODIDE_FILES:
         src = build.NODE_PYODIDE / name
         assert (dist_dir / "pyodide" / name).read_bytes() == src.read_bytes()
@@ -103,7 +110,7 @@ def test_dist_layout(dist_dir: Path) -> None:
     expected = (
         set(build._web_files(build.WEB))
         | {f"pyodide/{n}" for n in build.PYODIDE_FILES}
-        | {info["wheel"], info["micropip"], ".nojekyll", *build.GENERATED}
+        | {info["wheel"], info["micropip"], "systems.json", ".nojekyll", *build.GENERATED}
     )
     assert {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()} == (
         expected

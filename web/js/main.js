@@ -72,6 +72,14 @@ const state = {
 const cached = storageGet(SYSTEMS_KEY, null);
 let systems = cached && Array.isArray(cached.systems) ? cached.systems : null;
 let tableInfo = cached && cached.table && typeof cached.table === "object" ? cached.table : null;
+// A first visit has no description kept from an earlier one: the build ships the engine's
+// own answer to {"op": "systems"} (systems.json), so that the forms can be filled in while
+// the engine starts. The engine's answer replaces it once ready.
+const bundledSystems = systems
+  ? null
+  : fetch(new URL("../systems.json", import.meta.url))
+      .then((response) => (response.ok ? response.json() : null))
+      .catch(() => null);
 let engineReady = false;
 let forms = { actor: null, opponent: null };
 let current = null; // the roll on the result card: {request, result, entry, base}
@@ -909,6 +917,16 @@ async function init() {
   await nextTask();
   characters.load();
   engine.start();
+  if (bundledSystems) adoptBundled(await bundledSystems);
+}
+
+/** Build the forms from the build's systems.json, unless the engine answered first. */
+function adoptBundled(description) {
+  if (systems || !description || !Array.isArray(description.systems)) return;
+  systems = description.systems;
+  tableInfo = description.table && typeof description.table === "object" ? description.table : null;
+  buildAll();
+  applyMode();
 }
 
 init();
