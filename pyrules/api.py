@@ -12,7 +12,17 @@ from fractions import Fraction
 from typing import Any
 
 from . import __version__, table
-from .core import SEED_MAX, Faces, Odds, OpposeResult, RollResult, System, make_rng, new_seed
+from .core import (
+    SEED_MAX,
+    Faces,
+    Odds,
+    OpposeOdds,
+    OpposeResult,
+    RollResult,
+    System,
+    make_rng,
+    new_seed,
+)
 from .explain import both
 from .fields import ParamError
 from .i18n import LANGS, message
@@ -20,8 +30,8 @@ from .registry import SYSTEMS, describe
 from .stats import chi_square
 
 MAX_REQUEST = 100_000  # characters
-OPS = ("systems", "roll", "odds", "oppose", "dice", "version", "sources", "combat", "effort",
-       "luck", "fairness")
+OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
+       "combat", "effort", "luck", "fairness")
 FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
@@ -85,6 +95,9 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
         return fairness_json(system, req)
     if op == "oppose":
         return oppose(system, req, lang)
+    if op == "oppose_odds":
+        (pa, _), (pb, _) = parse_sides(system, req)
+        return oppose_odds_json(system, system.oppose_odds(pa, pb))
     params, faces = system.parse(req.get("params"))
     if op == "dice":
         return {"groups": [g.to_json() for g in system.dice_plan(params)]}
@@ -119,14 +132,19 @@ def roll_or_resolve(
     return system.roll(params, make_rng(seed)).with_seed(seed)
 
 
-def oppose(system: System[Any], req: Mapping[str, Any], lang: str) -> dict[str, Any]:
+def parse_sides(system: System[Any], req: Mapping[str, Any]) -> list[tuple[Any, Faces | None]]:
+    """Both sides' params (and faces) of an opposition; errors name "actor.x" or "opponent.x"."""
     sides = []
     for side in ("actor", "opponent"):
         try:
             sides.append(system.parse(req.get(side)))
         except ParamError as err:
             raise err.prefixed(side) from None
-    (pa, fa), (pb, fb) = sides
+    return sides
+
+
+def oppose(system: System[Any], req: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    (pa, fa), (pb, fb) = parse_sides(system, req)
     physical = fa is not None and fb is not None
     seed = None if physical else get_seed(req.get("seed"))
     rng = None if seed is None else make_rng(seed)
@@ -202,6 +220,17 @@ def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
         "margins": {str(m): str(p) for m, p in odds.margins},
         "success": str(success),
         "success_probability": float(success),
+    }
+
+
+def oppose_odds_json(system: System[Any], odds: OpposeOdds) -> dict[str, Any]:
+    chances = {"actor": odds.actor, "opponent": odds.opponent, "tie": odds.tie}
+    return {
+        "system": system.id,
+        "exact": {k: str(p) for k, p in chances.items()},
+        "probabilities": {k: float(p) for k, p in chances.items()},
+        "exchange_tie": str(odds.exchange_tie),
+        "tie_rerolls": odds.tie_rerolls,
     }
 
 

@@ -104,6 +104,17 @@ class Odds:
 
 
 @dataclass(frozen=True)
+class OpposeOdds:
+    """Exact chances of an opposition: who wins once every allowed reroll of a tie is done."""
+
+    actor: Fraction
+    opponent: Fraction
+    tie: Fraction  # what is left tied (after tie_rerolls rerolls, when the system rerolls)
+    exchange_tie: Fraction  # the chance that one exchange is tied
+    tie_rerolls: int  # how many times a tie is rolled again at most (0: it stands)
+
+
+@dataclass(frozen=True)
 class Outcome:
     id: str
     success: bool
@@ -136,6 +147,8 @@ class System(Generic[P]):
     outcomes: ClassVar[tuple[Outcome, ...]]
     oppose_rule: ClassVar[Text]
     sheet: ClassVar[dict[str, Any]] = {}
+    #: How many times a tied opposition is rolled again before the tie stands (0: at once).
+    tie_rerolls: ClassVar[int] = 0
 
     # -- to implement ------------------------------------------------------------------
     def make_params(self, values: dict[str, Any]) -> P:
@@ -155,6 +168,50 @@ class System(Generic[P]):
         self, actor: P, opponent: P, faces: tuple[Faces, Faces] | None, rng: random.Random | None
     ) -> OpposeResult:
         raise NotImplementedError
+
+    def oppose_score(self, result: RollResult) -> int:
+        """What an opposition compares, side against side: the higher score wins."""
+        raise NotImplementedError
+
+    def tie_break(self, actor: P, opponent: P) -> str | None:
+        """Who wins a tie outright ("actor" or "opponent"), or None (rerolled, or a tie)."""
+        return None
+
+    def score_odds(self, params: P) -> dict[int, Fraction]:
+        """Exact distribution of ``oppose_score``. The default resolves every face combination."""
+        counts: dict[int, int] = {}
+        total = 0
+        for faces in all_faces(self.dice_plan(params)):
+            score = self.oppose_score(self.resolve(params, faces))
+            counts[score] = counts.get(score, 0) + 1
+            total += 1
+        return {score: Fraction(n, total) for score, n in sorted(counts.items())}
+
+    def oppose_odds(self, actor: P, opponent: P) -> OpposeOdds:
+        """Exact chances of ``oppose``: both sides' score distributions compared, a tie given
+        to ``tie_break``'s side, or rolled again up to ``tie_rerolls`` times."""
+        win = lose = tie = Fraction(0)
+        theirs = self.score_odds(opponent)
+        for a, pa in self.score_odds(actor).items():
+            for b, pb in theirs.items():
+                if a > b:
+                    win += pa * pb
+                elif a < b:
+                    lose += pa * pb
+                else:
+                    tie += pa * pb
+        exchange_tie = tie
+        first = self.tie_break(actor, opponent) if tie else None
+        if first == "actor":
+            win, tie = win + tie, Fraction(0)
+        elif first == "opponent":
+            lose, tie = lose + tie, Fraction(0)
+        rerolls = self.tie_rerolls if tie else 0
+        if rerolls:
+            # Each exchange is tied with chance `tie`; after the last reroll the tie stands.
+            again = sum((tie**k for k in range(rerolls + 1)), Fraction(0))
+            win, lose, tie = win * again, lose * again, tie ** (rerolls + 1)
+        return OpposeOdds(win, lose, tie, exchange_tie, rerolls)
 
     # -- shared ------------------------------------------------------------------------
     @property

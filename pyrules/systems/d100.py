@@ -126,6 +126,9 @@ class D100System(System[D100Params]):
             extra=(("value", p.score), ("target", p.target)),
         )
 
+    def oppose_score(self, result: RollResult) -> int:
+        return result.margin  # the higher MR wins
+
     def oppose(
         self, actor: D100Params, opponent: D100Params,
         faces: tuple[Faces, Faces] | None, rng: random.Random | None,

@@ -177,6 +177,16 @@ class D6System(System[D6Params]):
         return RollResult(r.system, "failure", False, 0, r.dice, lines, r.extra, r.seed,
                           r.physical)
 
+    tie_rerolls = MAX_REROLLS
+
+    def oppose_score(self, result: RollResult) -> int:
+        return int(result.get("total"))
+
+    def tie_break(self, actor: D6Params, opponent: D6Params) -> str | None:
+        if actor.pc != opponent.pc:  # a PC beats an NPC on a tie (see _face_off)
+            return "actor" if actor.pc else "opponent"
+        return None
+
     def oppose(
         self, actor: D6Params, opponent: D6Params,
         faces: tuple[Faces, Faces] | None, rng: random.Random | None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
 from typing import Any
@@ -283,18 +284,25 @@ def _flame_dist(count: int, aug: int, dim: int) -> tuple[tuple[int, int, int], .
     return tuple((o, s, w) for (o, s), w in sorted(dist.items()))
 
 
-def pool_odds(p: PoolParams) -> Odds:
-    n = p.dice_count - p.flame_count
-    flame = _flame_dist(p.flame_count, *net_budget(p))
+def successes_weights(p: PoolParams) -> dict[int, int]:
+    """How many of the 6**dice_count face combinations give each number of successes (the
+    Flame dice's augmentations and diminutions placed as ``resolve`` places them)."""
     flame_s: dict[int, int] = {}
-    for _o, s, w in flame:
+    for _o, s, w in _flame_dist(p.flame_count, *net_budget(p)):
         flame_s[s] = flame_s.get(s, 0) + w
-    normal_s = _normal_successes(n)
+    normal_s = _normal_successes(p.dice_count - p.flame_count)
     total_s: dict[int, int] = {}
     for sf, wf in flame_s.items():
         for sn, wn in enumerate(normal_s):
             if wn:
                 total_s[sf + sn] = total_s.get(sf + sn, 0) + wf * wn
+    return total_s
+
+
+def pool_odds(p: PoolParams) -> Odds:
+    n = p.dice_count - p.flame_count
+    flame = _flame_dist(p.flame_count, *net_budget(p))
+    total_s = successes_weights(p)
     outcome_w = dict.fromkeys(PoolSystem.outcome_ids_static(), 0)
     margin_w: dict[int, int] = {}
     for s, w in total_s.items():
@@ -484,6 +492,13 @@ class PoolSystem(System[PoolParams]):
 
     def odds(self, params: PoolParams) -> Odds:
         return pool_odds(params)
+
+    def oppose_score(self, result: RollResult) -> int:
+        return int(result.get("successes"))
+
+    def score_odds(self, params: PoolParams) -> dict[int, Fraction]:
+        total = 6**params.dice_count
+        return {s: Fraction(w, total) for s, w in sorted(successes_weights(params).items())}
 
     def oppose(
         self, actor: PoolParams, opponent: PoolParams,

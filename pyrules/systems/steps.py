@@ -122,6 +122,9 @@ class StepsSystem(System[StepsParams]):
                    ("damage", margin if success else 0)),
         )
 
+    def oppose_score(self, result: RollResult) -> int:
+        return int(result.get("total"))
+
     def oppose(
         self, actor: StepsParams, opponent: StepsParams,
         faces: tuple[Faces, Faces] | None, rng: random.Random | None,

@@ -93,6 +93,10 @@ def make_requests() -> list[tuple[str, Request]]:
                 f"{sid}-oppose-high-low",
                 {"op": "oppose", **base, "actor": high, "opponent": low, "seed": 99, "lang": "en"},
             ),
+            (
+                f"{sid}-oppose_odds",
+                {"op": "oppose_odds", **base, "actor": high, "opponent": low},
+            ),
             (f"{sid}-dice", {"op": "dice", **base, "params": {}}),
             (f"{sid}-dice-high", {"op": "dice", **base, "params": high}),
             (f"{sid}-error-unknown-param", {"op": "roll", **base, "params": {"zzz": 1}}),
@@ -186,7 +190,7 @@ def test_every_system_rolls_odds_opposes_and_takes_physical_dice(
     """Guards the comparison below against comparing nothing but errors."""
     parsed = pyodide_run["parsed"]
     for sid in ("pool", "d6", "d100", "steps"):
-        for kind in ("roll-seed-1", "roll-seed-max-en", "odds", "oppose", "dice"):
+        for kind in ("roll-seed-1", "roll-seed-max-en", "odds", "oppose", "oppose_odds", "dice"):
             assert parsed[f"{sid}-{kind}"]["ok"], (sid, kind, parsed[f"{sid}-{kind}"])
         assert parsed[f"{sid}-roll-seed-1"]["result"]["seed"] == 1
         assert parsed[f"{sid}-roll-seed-max-en"]["result"]["seed"] == SEED_MAX
