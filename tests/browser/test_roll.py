@@ -321,8 +321,47 @@ def test_opposed_roll_shows_both_sides_winner_margin_and_rerolls(app: App) -> No
         assert side["faces"] == [d["final"] for d in roll["dice"]]
         assert side["winner"] == (expected["winner"] == side["side"])
     assert shown["rerolls"] == len(expected["rerolls"])
-    # The odds panel shows one chart per side.
-    assert page.locator("#odds .odds-chart").count() == 2
+    # The odds panel shows who wins, then one chart per side.
+    app.settle()
+    assert page.locator("#odds .odds-chart[data-side]").count() == 2
+    npc = {"pc": False}
+    request = {"op": "oppose_odds", "system": "d6", "actor": npc, "opponent": npc}
+    assert_versus(app, request)
+    assert "(jusqu’à 100 fois)" in (page.text_content("#odds .odds-versus-note") or "")
+    # A PC against an NPC wins the ties: no tie left, no reroll note.
+    page.click(f"label[for={app.field('actor', 'd6', 'pc')[1:]}]")
+    app.settle()
+    request["actor"] = {"pc": True}
+    shown = assert_versus(app, request)
+    assert shown["tie"][0] == "0" and page.locator("#odds .odds-versus-note").count() == 0
+
+
+def versus_shown(app: App) -> dict[str, tuple[str, str]]:
+    """Who-wins rows of the odds panel: {who: (exact fraction, percent text)}."""
+    rows = app.page.eval_on_selector_all(
+        "#odds .odds-versus .odds-row",
+        "rows => rows.map((r) => [r.dataset.who, r.dataset.exact,"
+        " r.querySelector('.odds-percent').textContent])",
+    )
+    return {who: (exact, percent) for who, exact, percent in rows}
+
+
+def assert_versus(app: App, request: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """The who-wins rows show the engine's exact chances, as fractions and percentages."""
+    exact = local_handle(request)["result"]["exact"]
+    shown = versus_shown(app)
+    assert list(shown) == ["actor", "opponent", "tie"]
+    for who, (fraction, percent) in shown.items():
+        assert fraction == exact[who], who
+        value = float(Fraction(fraction)) * 100
+        relation, number = percent_value(percent)
+        if relation == "=":
+            assert abs(number - value) <= 0.05 + 1e-9, (who, percent)
+        elif relation == "<":
+            assert 0 < value < number
+        else:
+            assert number < value < 100
+    return shown
 
 
 def test_opposed_error_names_the_side(app: App) -> None:

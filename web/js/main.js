@@ -25,7 +25,7 @@ import { SideForm } from "./forms.js";
 import { entryFrom, History, whoText } from "./history.js";
 import { addStrings, applyStatic, lang, onLangChange, pick, setLang, t } from "./i18n.js";
 import { Notices } from "./notices.js";
-import { oddsChart } from "./odds.js";
+import { oddsChart, versusChart } from "./odds.js";
 import { OppositionPanel } from "./opposition.js";
 import { decodeFragment, PREFIX, shareEntry } from "./replay.js";
 import { appliedText, SourcesPanel } from "./sources.js";
@@ -358,10 +358,17 @@ const refresh = debounce(async () => {
     ]);
     return { side, odds, dice };
   });
+  // In an opposition, also who wins (only when both sides' fields are valid).
+  const versusJob = (async () => {
+    if (state.mode !== "oppose") return null;
+    const [actor, opponent] = SIDES.map((side) => forms[side].collect({ withFaces: false }));
+    if (actor.errors.length || opponent.errors.length) return null;
+    return engine.call({ op: "oppose_odds", system: system.id, actor: actor.params, opponent: opponent.params, lang: lang() });
+  })();
   const slow = setTimeout(() => {
     if (seq === refreshSeq) oddsPending("busy");
   }, ODDS_PENDING_MS);
-  const answers = await Promise.all(jobs);
+  const [answers, versus] = await Promise.all([Promise.all(jobs), versusJob]);
   clearTimeout(slow);
   if (seq !== refreshSeq || system !== currentSystem()) return; // a newer refresh (or Cancel) wins
   oddsPending("idle");
@@ -400,7 +407,14 @@ const refresh = debounce(async () => {
     if (odds.ok) charts.push({ side, odds: odds.result });
     else keep();
   }
-  lastOdds = { system: system.id, mode: state.mode, charts, stale: answers.some((a) => a.skipped || !a.odds?.ok) };
+  const previousVersus = lastOdds && lastOdds.system === system.id && lastOdds.mode === "oppose" ? lastOdds.versus : null;
+  lastOdds = {
+    system: system.id,
+    mode: state.mode,
+    charts,
+    versus: state.mode !== "oppose" ? null : versus && versus.ok ? versus.result : previousVersus,
+    stale: answers.some((a) => a.skipped || !a.odds?.ok) || (state.mode === "oppose" && !(versus && versus.ok)),
+  };
   drawOdds();
 }, 150);
 
@@ -438,6 +452,7 @@ function drawOdds() {
   }
   const titled = lastOdds.mode === "oppose";
   box.replaceChildren(
+    ...(titled && lastOdds.versus ? [versusChart(lastOdds.versus)] : []),
     ...lastOdds.charts.map(({ side, odds }) => {
       const chart = oddsChart(system, odds, titled ? t(side === "actor" ? "form.actor" : "form.opponent") : null);
       chart.dataset.side = side;

@@ -54,3 +54,34 @@ export function oddsChart(system, odds, title) {
   }
   return chart;
 }
+
+/**
+ * Who wins an opposition: the engine's oppose_odds answer as three rows (actor, opponent,
+ * tie), the exact fraction in each row's title and data-exact. Spans the panel's width.
+ */
+export function versusChart(odds) {
+  const chart = h("div", { class: ["odds-chart", "odds-versus"], dataset: { system: odds.system } });
+  chart.append(h("h3", { class: "odds-side", text: t("odds.versus.title") }));
+  const list = h("ul", { class: "odds-rows" });
+  for (const who of ["actor", "opponent", "tie"]) {
+    const exact = odds.exact[who];
+    const p = odds.probabilities[who];
+    const bar = h("span", { class: "odds-bar" });
+    bar.style.width = `${(p * 100).toFixed(3)}%`;
+    const label = t(`odds.versus.${who}`);
+    list.append(
+      h(
+        "li",
+        { class: ["odds-row", p === 0 ? "is-zero" : ""], title: `${label} — ${exact}`, dataset: { who, exact } },
+        h("span", { class: "odds-label" }, h("span", { text: label })),
+        h("span", { class: "odds-track", "aria-hidden": "true" }, bar),
+        h("span", { class: "odds-percent", text: formatPercent(fractionValue(exact)) }),
+      ),
+    );
+  }
+  chart.append(list);
+  if (odds.tie_rerolls > 0) {
+    chart.append(h("p", { class: "panel-hint odds-versus-note", text: t("odds.versus.rerolled", { n: odds.tie_rerolls }) }));
+  }
+  return chart;
+}
