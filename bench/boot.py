@@ -301,6 +301,7 @@ def report(rows: dict[str, list[Any]], rounds: int, chromium: str) -> str:
     long_later = [r["later"]["longtask"] for r in rows["app"]]
     long_bare = [r["longtask"] for r in rows["bare"]]
     forms_later = [r["later"]["forms"] for r in rows["app"] if r["later"]["forms"] is not None]
+    forms_first = [r["first"]["forms"] for r in rows["app"] if r["first"]["forms"] is not None]
     paths = sorted(
         {f'{r["first"]["path"]}/{r["later"]["path"]}' for r in rows["app"]}
         | {f'{r["path"]} (reduced motion)' for r in rows["calm"]}
@@ -337,6 +338,8 @@ def report(rows: dict[str, list[Any]], rounds: int, chromium: str) -> str:
         f"| longest main-thread task before ready, later visit | {spread(long_later, ms)} | | "
         f"≤ {t['longtask_ms']:.0f} ms | {verdict(max(long_later) <= t['longtask_ms'])} |",
         f"| (bare page, for comparison: Pyodide on the main thread) | {spread(long_bare, ms)} "
+        "| | | |",
+        f"| first visit: form fields usable at (from systems.json) | {spread(forms_first, ms)} "
         "| | | |",
         f"| later visit: form fields usable at | {spread(forms_later, ms)} | | | |",
         "",
