@@ -209,6 +209,57 @@ def test_quick_roll_lands_in_history_with_the_name(app: App) -> None:
     assert page.text_content("#situation-active") == ""
 
 
+def test_quick_roll_with_physical_dice_asks_for_the_faces(app: App) -> None:
+    """Physical dice on the sheet: a skill asks for the faces of the dice it needs; a wrong
+    face is shown next to its box and nothing is recorded; good faces roll and are recorded
+    with the name and no seed."""
+    page = app.page
+    pick_character(app, "Darate")
+    before = len(history_entries(app))
+    page.click("label[for=quick-physical]")
+    assert page.is_checked("#quick-physical")
+    page.click("#char-detail .entry-roll:has-text('Épée')")
+    page.wait_for_selector("#quick-faces")
+    assert page.text_content("#quick-faces .quick-title") == "Darate — Épée"
+    assert page.evaluate("() => document.activeElement.id") == "f-quick-d6-dice"
+    params = d6_params(5, 3, flame=2, pc=True)
+    groups = local_handle({"op": "dice", "system": "d6", "params": params})["result"]["groups"]
+    count = next(g["count"] for g in groups if g["field"] == "dice")
+    assert page.get_attribute("#f-quick-d6-dice", "data-count") == str(count)
+    page.fill("#f-quick-d6-dice", " ".join(["7"] * count))
+    page.click("#quick-faces-roll")
+    page.wait_for_selector("#f-quick-d6-dice-error:not([hidden])")
+    assert "6" in (page.text_content("#f-quick-d6-dice-error") or "")
+    assert page.input_value("#f-quick-d6-dice") == " ".join(["7"] * count)
+    assert len(history_entries(app)) == before
+    faces = " ".join(["6"] + ["2"] * (count - 1))
+    page.fill("#f-quick-d6-dice", faces)
+    page.press("#f-quick-d6-dice", "Enter")
+    wait_history(app, before + 1)
+    expected = local_handle(
+        {"op": "roll", "system": "d6", "params": {**params, "dice": faces}}
+    )["result"]
+    shown = page.eval_on_selector(
+        "#quick-result",
+        """(r) => ({outcome: r.querySelector('.result-card').dataset.outcome,
+                   faces: [...r.querySelectorAll('.die-cell')]
+                       .map(d => Number(d.dataset.face))})""",
+    )
+    assert shown == {"outcome": expected["outcome"], "faces": [int(f) for f in faces.split()]}
+    entry = history_entries(app)[0]
+    assert entry["who"]["name"] == "Darate" and entry["seed"] is None
+    assert entry["outcome"] == expected["outcome"]
+    # Cancel leaves the faces boxes without rolling; the switch goes back to the app's dice.
+    page.click("#char-detail .entry-roll:has-text('Perception')")
+    page.wait_for_selector("#quick-faces")
+    page.click("#quick-faces-cancel")
+    assert page.locator("#quick-faces").count() == 0
+    assert page.evaluate("() => document.activeElement.textContent").startswith("Perception")
+    page.click("label[for=quick-physical]")
+    assert not page.is_checked("#quick-physical")
+    assert len(history_entries(app)) == before + 1
+
+
 def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
     page = app.page
     pick_character(app, "Darate")

@@ -82,6 +82,7 @@ export class CharactersView {
     this.editor = null;
     this.situations = {}; // character id -> raw situation values
     this.situationUI = {}; // character id -> {open}
+    this.quickPhysical = false; // quick rolls with the faces of the player's own dice
     this.sources = {}; // character id -> raw sources values
     this.sourcesEntry = {}; // character id -> entry id the sources panel is for
     this.busy = false;
@@ -265,6 +266,17 @@ export class CharactersView {
     // The skills first (the frequent gesture), the situation and the sources below them.
     parts.push(h("h3", { class: "sheet-subtitle", id: "entries-title", text: t("chars.entries") }));
     parts.push(h("p", { class: "panel-hint", text: t("chars.tapToRoll") }));
+    // Physical dice: a tap on a skill asks for the faces of the dice it needs, then rolls them.
+    const physical = switchControl({
+      id: "quick-physical",
+      label: t("physical.label"),
+      checked: this.quickPhysical,
+      onChange: (on) => {
+        this.quickPhysical = on;
+        if (!on && document.getElementById("quick-faces")) this.quickResult.replaceChildren();
+      },
+    });
+    parts.push(physical.row);
     const buttons = h("ul", { class: "entry-buttons", "aria-labelledby": "entries-title" });
     for (const entry of character.entries) {
       const params = rollParams(system, character, entry);
@@ -460,6 +472,62 @@ export class CharactersView {
       return;
     }
     const params = rollParams(system, character, entry, situation);
+    if (this.quickPhysical) await this.askFaces(character, entry, system, params);
+    else await this.rollEntry(character, entry, system, params);
+  }
+
+  /** Physical dice: the faces boxes of the dice this roll needs, in the result area. */
+  async askFaces(character, entry, system, params) {
+    const plan = await this.ctx.engine.call({ op: "dice", system: system.id, params, lang: lang() });
+    if (!plan.ok) {
+      flash(this.quickError, t("quick.error", { label: entry.label, message: plan.error.message }), "error");
+      return;
+    }
+    const facesForm = new SideForm({
+      side: "quick",
+      system: formSystem(system.id, system.fields.filter((f) => f.type === "faces")),
+      values: {},
+      ui: {},
+      onInput: () => {},
+    });
+    facesForm.setPhysical(true);
+    facesForm.setDiceGroups(plan.result.groups);
+    const submit = h("button", { type: "submit", class: ["button", "button--primary"], id: "quick-faces-roll", text: t("quick.facesRoll") });
+    const cancel = h("button", { type: "button", class: "button", id: "quick-faces-cancel", text: t("quick.facesCancel") });
+    const box = h(
+      "form",
+      { class: "quick-faces", id: "quick-faces", dataset: { entry: entry.id }, novalidate: true },
+      h("p", { class: "quick-title", text: t("quick.title", { name: character.name, label: entry.label }) }),
+      facesForm.element,
+      h("div", { class: "quick-faces-actions" }, submit, cancel),
+    );
+    box.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const { params: faces, errors } = facesForm.collect({ withFaces: true });
+      if (errors.length) {
+        for (const error of errors) facesForm.setError(error.field, error.message);
+        facesForm.focusField(errors[0].field);
+        return;
+      }
+      this.rollEntry(character, entry, system, { ...params, ...faces }, facesForm);
+    });
+    cancel.addEventListener("click", () => {
+      this.quickResult.replaceChildren();
+      this.root.querySelector(`.entry-roll[data-entry="${entry.id}"]`)?.focus();
+    });
+    this.quickResult.replaceChildren(box);
+    this.quickResult.dataset.entry = entry.id;
+    delete this.quickResult.dataset.outcome;
+    box.querySelector("input")?.focus();
+  }
+
+  /**
+   * Roll `entry` with `params`: the RNG (the page's seed), or the faces already in params
+   * (physical dice, typed in `facesForm`, where a wrong face is then shown).
+   */
+  async rollEntry(character, entry, system, params, facesForm = null) {
+    if (this.busy) return;
+    const form = this.situationForm;
     this.busy = true;
     try {
       const effort = await this.effortFor(character, params);
@@ -469,14 +537,17 @@ export class CharactersView {
         return;
       }
       const request = { op: "roll", system: system.id, params, lang: lang() };
-      const seed = this.ctx.takeSeed();
-      if (seed !== undefined) request.seed = seed;
+      if (!facesForm) {
+        const seed = this.ctx.takeSeed();
+        if (seed !== undefined) request.seed = seed;
+      }
       const answer = await this.ctx.engine.call(request);
       if (!answer.ok) {
         const field = answer.error.field;
-        if (!(field && form.setError(field, answer.error.message))) {
+        if (!(field && (facesForm?.setError(field, answer.error.message) || form.setError(field, answer.error.message)))) {
           flash(this.quickError, t("quick.error", { label: entry.label, message: answer.error.message }), "error");
         }
+        if (field && facesForm?.hasError(field)) facesForm.focusField(field);
         return;
       }
       await effort.commit();
