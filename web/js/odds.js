@@ -72,7 +72,8 @@ export function versusChart(odds) {
     list.append(
       h(
         "li",
-        { class: ["odds-row", p === 0 ? "is-zero" : ""], title: `${label} — ${exact}`, dataset: { who, exact } },
+        // A tie rerolled 100 times gives fractions of hundreds of digits: kept in data-exact only.
+        { class: ["odds-row", p === 0 ? "is-zero" : ""], title: exact.length <= 40 ? `${label} — ${exact}` : label, dataset: { who, exact } },
         h("span", { class: "odds-label" }, h("span", { text: label })),
         h("span", { class: "odds-track", "aria-hidden": "true" }, bar),
         h("span", { class: "odds-percent", text: formatPercent(fractionValue(exact)) }),

@@ -11,11 +11,10 @@
 //   fresh     plain loadPyodide(), micropip loaded by URL (the PyPI wheel we ship is not the
 //             one pyodide-lock.json describes), the pyrules wheel (fetched from this site
 //             while Python starts) installed by micropip.install(deps=False), every module
-//             of pyrules imported; a snapshot
-//             of that state is taken before the first request is answered, and stored once
-//             the worker is idle, for the next visit. Any problem with a snapshot (missing,
-//             corrupt, of another version, restore failing) ends here too: the only cost is
-//             a slower start.
+//             of pyrules imported; a snapshot of that state is taken before the first
+//             request is answered, and stored once the worker is idle, for the next visit.
+//             Any problem with a snapshot (missing, corrupt, of another version, restore
+//             failing) ends here too: the only cost is a slower start.
 //
 // Pyodide 314 can only snapshot a heap whose JS references it knows how to rebuild: it
 // cannot yet snapshot "package load state". So, once the engine is installed, micropip's
@@ -207,9 +206,9 @@ async def _pyrules_install(path):
     for name in [n for n in sys.modules if n == "micropip" or n.startswith("micropip.")]:
         del sys.modules[name]
     importlib.invalidate_caches()
-    for path in sorted(str(f) for f in importlib.metadata.files("pyrules")):
-        if path.startswith("pyrules/") and path.endswith(".py"):
-            module = path[:-3].replace("/", ".").removesuffix(".__init__")
+    for file in sorted(str(f) for f in importlib.metadata.files("pyrules")):
+        if file.startswith("pyrules/") and file.endswith(".py"):
+            module = file[:-3].replace("/", ".").removesuffix(".__init__")
             if module.rpartition(".")[2] not in ("__main__", "cli"):
                 importlib.import_module(module)
     gc.collect()
@@ -295,10 +294,10 @@ async function fresh(pyodideModule, info, makeSnapshot) {
     if (startHeap && heap !== startHeap) {
       skipped = `heap grew from ${startHeap} to ${heap} bytes`;
     } else {
-      snapshot = withoutPackageTable(pyodide, () => pyodide.makeMemorySnapshot());
-      if (typeof snapshot === "string") {
-        skipped = snapshot;
-        snapshot = null;
+      try {
+        snapshot = withoutPackageTable(pyodide, () => pyodide.makeMemorySnapshot());
+      } catch (error) {
+        skipped = message(error);
       }
     }
   }
@@ -308,7 +307,7 @@ async function fresh(pyodideModule, info, makeSnapshot) {
 }
 
 // Run make() with pyodide.loadedPackages emptied (the snapshot expects it as a fresh start
-// leaves it), then put its entries back. Returns what make() returns, or the error message.
+// leaves it), then put its entries back, whatever make() did.
 function withoutPackageTable(pyodide, make) {
   const table = pyodide.loadedPackages;
   const entries = Object.entries(table);
@@ -317,8 +316,6 @@ function withoutPackageTable(pyodide, make) {
   }
   try {
     return make();
-  } catch (error) {
-    return message(error);
   } finally {
     Object.assign(table, Object.fromEntries(entries));
   }
