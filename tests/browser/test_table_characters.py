@@ -222,6 +222,10 @@ def test_quick_roll_with_physical_dice_asks_for_the_faces(app: App) -> None:
     page.wait_for_selector("#quick-faces")
     assert page.text_content("#quick-faces .quick-title") == "Darate — Épée"
     assert page.evaluate("() => document.activeElement.id") == "f-quick-d6-dice"
+    for name, width, height in SIZES:  # no sideways scroll, 44 px targets, at every size
+        page.set_viewport_size({"width": width, "height": height})
+        check_screen(app, f"physical quick roll, {name}")
+    page.set_viewport_size({"width": 1024, "height": 768})
     params = d6_params(5, 3, flame=2, pc=True)
     groups = local_handle({"op": "dice", "system": "d6", "params": params})["result"]["groups"]
     count = next(g["count"] for g in groups if g["field"] == "dice")
