@@ -1,9 +1,9 @@
-"""Dice animation, smoothness, keyboard use and layout at tablet and phone sizes
-(screenshots in test-output/screenshots/)."""
+"""Dice animation, keyboard use and layout at tablet and phone sizes (screenshots in
+test-output/screenshots/). How smooth a roll is (main-thread tasks) is measured by
+bench/boot.py, not asserted here."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -41,15 +41,6 @@ SMALL_TARGETS = """
 }
 """
 
-LONG_TASKS = """
-() => {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.__longTasks.push(Math.round(entry.duration));
-  }).observe({type: 'longtask'});
-}
-"""
-
 
 @pytest.fixture(scope="module")
 def app(new_app: Any, site: str) -> Iterator[App]:
@@ -72,36 +63,39 @@ def set_pool(app: App, **values: int) -> None:
     app.settle()
 
 
-def test_dice_tumble_then_land_on_the_engine_faces_without_long_tasks(app: App) -> None:
+def test_dice_tumble_then_land_on_the_engine_faces(app: App) -> None:
+    """How long the main thread is busy during this roll is measured by bench/boot.py (a
+    timing goal, not a test assert)."""
     page = app.page
     set_pool(app, pot=40, diff=9, flame=3)
-    page.evaluate(LONG_TASKS)
     expected = local_handle(
         {"op": "roll", "system": "pool", "params": {"pot": 40, "diff": 9, "flame": 3}, "seed": 99}
     )["result"]
     app.set_seed(99)
-    started = time.monotonic()
     app.roll()
     assert page.locator("#result .die.tumbling").count() == 40
     assert page.is_visible("#skip-hint")
+    # About a second of tumbling: each die is given 0.75-1.1 s, so that the landing ripples.
+    durations = page.eval_on_selector_all(
+        "#result .die.tumbling", "dice => dice.map((d) => d.style.animationDuration)"
+    )
+    assert all(d.endswith("ms") and 750 <= int(d[:-2]) <= 1100 for d in durations), durations
     # The tier stays hidden while the dice roll.
     badge = "#result .tier-badge--big"
     assert page.eval_on_selector(badge, "b => getComputedStyle(b).visibility") == "hidden"
     samples = []
-    while page.locator("#result .result-card.is-landed").count() == 0:
+    for _ in range(300):  # a guard against a roll that never lands, not a timing goal
+        if page.locator("#result .result-card.is-landed").count():
+            break
         samples.append(tuple(faces(app)))
         page.wait_for_timeout(90)
-        assert time.monotonic() - started < 10
-    elapsed = time.monotonic() - started
-    assert 0.6 < elapsed < 3, elapsed
+    assert page.locator("#result .result-card.is-landed").count() == 1
     assert len(set(samples)) >= 3, "faces should cycle while the dice tumble"
     assert faces(app) == [d["final"] for d in expected["dice"]]
     assert page.locator("#result .die.tumbling").count() == 0
     assert page.is_hidden("#skip-hint")
     label = outcome_label("pool", expected["outcome"])
     assert page.text_content("#announcer") == f"{label}, marge {signed(expected['margin'])}."
-    long_tasks = page.evaluate("() => window.__longTasks")
-    assert long_tasks == [], f"main-thread tasks over 50 ms during the roll: {long_tasks}"
 
 
 @pytest.mark.parametrize("how", ["key", "tap"])

@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -30,7 +29,9 @@ PAYLOADS = [
     "{{7*7}} ${alert(6)} </textarea><img src=x onerror=alert(7)>",
 ]
 LONG = "9" * 10_000
-PASTE_LIMIT_S = 3.0  # far more than any answer takes; a hang would blow it
+# A guard against a hang, not a timing goal (those live in bench/): Playwright fails the
+# wait after this long.
+HANG_GUARD_MS = 30_000
 DIALOGS: list[str] = []  # alert(), confirm(), prompt() opened by the page
 
 
@@ -58,16 +59,15 @@ def paste(app: App, selector: str, text: str) -> None:
 
 
 def error_of(app: App, field: str) -> str:
-    app.page.locator(f"{field}-error").wait_for(state="visible", timeout=PASTE_LIMIT_S * 1000)
+    app.page.locator(f"{field}-error").wait_for(state="visible", timeout=HANG_GUARD_MS)
     return app.page.text_content(f"{field}-error") or ""
 
 
 def responsive(app: App) -> None:
-    """The main thread answers at once, and so does the engine."""
-    start = time.monotonic()
-    assert app.page.evaluate("() => 1 + 1") == 2
+    """The main thread answers, and so does the engine (its watchdog would answer
+    engine_unavailable if it hung)."""
+    app.page.wait_for_function("() => 1 + 1 === 2", timeout=HANG_GUARD_MS)
     assert app.call({"op": "version"})["ok"]
-    assert time.monotonic() - start < PASTE_LIMIT_S
 
 
 def pwned(app: App) -> dict[str, Any]:
@@ -122,10 +122,8 @@ def test_roll_form_fields_say_what_is_wrong_and_keep_the_text(app: App) -> None:
     page.fill(pot, "6")
     # 10 000 characters pasted in a text field: cut at its length, judged, kept.
     modifiers = app.field("actor", "pool", "modifiers")
-    start = time.monotonic()
     paste(app, modifiers, "x" * 10_000)
     message = error_of(app, modifiers)
-    assert time.monotonic() - start < PASTE_LIMIT_S
     unreadable = local_handle({"op": "odds", "system": "pool", "params": {"modifiers": "x" * 40}})
     assert message == unreadable["error"]["message"]
     assert page.input_value(modifiers) == "x" * 40
