@@ -150,6 +150,15 @@ class App:
             "(n) => Number(document.getElementById('result').dataset.shown || 0) > n", arg=before
         )
 
+    def roll_matches(self, system_id: str, params: dict[str, Any], seed: int) -> None:
+        """Roll with this seed through the Roll button: the card shows the outcome that
+        pyrules.api.handle gives for the same system, params and seed."""
+        self.set_seed(seed)
+        self.roll()
+        request = {"op": "roll", "system": system_id, "params": params, "seed": seed}
+        expected = local_handle(request)["result"]["outcome"]
+        assert self.page.get_attribute("#result .result-card", "data-outcome") == expected
+
     def pick_system(self, system_id: str) -> None:
         self.page.click(f"label[for=system-{system_id}]")
         self.page.wait_for_selector(f".side-form[data-system={system_id}]")
