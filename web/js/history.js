@@ -5,6 +5,7 @@ import { h, storageGet, storageSet } from "./dom.js";
 import { formatSigned, formatTime, lang, pick, t } from "./i18n.js";
 import { summarize } from "./forms.js";
 import { tierBadge } from "./result.js";
+import { download, stamp } from "./ui.js";
 
 const STORAGE_KEY = "pyrules:history";
 const MAX_ENTRIES = 500;
@@ -221,17 +222,3 @@ function csvCell(value) {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function stamp() {
-  const d = new Date();
-  const pad = (n) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}`;
-}
-
-function download(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const a = h("a", { href: url, download: name, class: "visually-hidden" });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
