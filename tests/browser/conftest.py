@@ -248,6 +248,16 @@ def local_handle(request: dict[str, Any] | str) -> Any:
     return json.loads(handle(text))
 
 
+def first_seed(request: dict[str, Any], wanted: Callable[[Any], Any], tries: int) -> int:
+    """The first seed under `tries` whose local answer to `request` (with that seed) has
+    `wanted(result)` true: a roll chosen for what it shows, found without guessing."""
+    return next(
+        seed
+        for seed in range(tries)
+        if wanted(local_handle({**request, "seed": seed})["result"])
+    )
+
+
 def signed(n: int) -> str:
     """A margin as the interface writes it: +3, 0, −2 (with a real minus sign)."""
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import App, local_handle
+from .conftest import App, first_seed, local_handle
 from .test_layout import SMALL_TARGETS
 
 SYSTEMS = local_handle({"op": "systems"})["result"]
@@ -444,12 +444,10 @@ def test_opposed_roll_between_two_characters_shows_rerolls(app: App) -> None:
     page.fill("#f-npc-d6-skill", "2")
     page.fill("#f-npc-d6-flame", "1")
     npc = d6_params(4, 2, flame=1, pc=False)
-    seed = next(
-        s
-        for s in range(200)
-        if local_handle(
-            {"op": "oppose", "system": "d6", "actor": actor, "opponent": npc, "seed": s}
-        )["result"]["rerolls"]
+    seed = first_seed(
+        {"op": "oppose", "system": "d6", "actor": actor, "opponent": npc},
+        lambda r: r["rerolls"],
+        200,
     )
     expected = local_handle(
         {"op": "oppose", "system": "d6", "actor": actor, "opponent": npc, "seed": seed}

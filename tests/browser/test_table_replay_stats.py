@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import App, local_handle
+from .conftest import App, first_seed, local_handle
 from .test_layout import SMALL_TARGETS
 
 SYSTEMS = {s["id"]: s for s in local_handle({"op": "systems"})["result"]["systems"]}
@@ -235,23 +235,17 @@ def test_session_statistics_counts_and_chart(app: App) -> None:
     page.click("#tab-roll")
     # A critical success (pool, easy), a critical failure (d100, hopeless), two plain rolls.
     pool = {"pot": 12, "diff": 1, "flame": 0}
-    crit = next(
-        s
-        for s in range(100)
-        if local_handle({"op": "roll", "system": "pool", "params": pool, "seed": s})["result"][
-            "outcome"
-        ]
-        == "critical_success"
+    crit = first_seed(
+        {"op": "roll", "system": "pool", "params": pool},
+        lambda r: r["outcome"] == "critical_success",
+        100,
     )
     roll_main(app, "pool", crit, **pool)
     d100 = {"value": 5, "modifier": 0}
-    fumble = next(
-        s
-        for s in range(200)
-        if local_handle({"op": "roll", "system": "d100", "params": d100, "seed": s})["result"][
-            "outcome"
-        ]
-        == "critical_failure"
+    fumble = first_seed(
+        {"op": "roll", "system": "d100", "params": d100},
+        lambda r: r["outcome"] == "critical_failure",
+        200,
     )
     roll_main(app, "d100", fumble, **d100)
     roll_main(app, "d100", 11, value=60)
