@@ -349,8 +349,9 @@ const refresh = debounce(async () => {
   const system = currentSystem();
   if (!engineReady || !system) return;
   const sides = state.mode === "oppose" ? SIDES : ["actor"];
+  const collected = Object.fromEntries(sides.map((side) => [side, forms[side].collect({ withFaces: false })]));
   const jobs = sides.map(async (side) => {
-    const { params, errors } = forms[side].collect({ withFaces: false });
+    const { params, errors } = collected[side];
     if (errors.length) return { side, skipped: true };
     const [odds, dice] = await Promise.all([
       engine.call({ op: "odds", system: system.id, params, lang: lang() }),
@@ -359,12 +360,10 @@ const refresh = debounce(async () => {
     return { side, odds, dice };
   });
   // In an opposition, also who wins (only when both sides' fields are valid).
-  const versusJob = (async () => {
-    if (state.mode !== "oppose") return null;
-    const [actor, opponent] = SIDES.map((side) => forms[side].collect({ withFaces: false }));
-    if (actor.errors.length || opponent.errors.length) return null;
-    return engine.call({ op: "oppose_odds", system: system.id, actor: actor.params, opponent: opponent.params, lang: lang() });
-  })();
+  const valid = sides.length === 2 && sides.every((side) => !collected[side].errors.length);
+  const versusJob = valid
+    ? engine.call({ op: "oppose_odds", system: system.id, actor: collected.actor.params, opponent: collected.opponent.params, lang: lang() })
+    : Promise.resolve(null);
   const slow = setTimeout(() => {
     if (seq === refreshSeq) oddsPending("busy");
   }, ODDS_PENDING_MS);
