@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from . import __version__, table
+from . import __version__
 from .core import (
     SEED_MAX,
     Faces,
@@ -27,7 +27,10 @@ from .explain import both
 from .fields import ParamError
 from .i18n import LANGS, message
 from .registry import SYSTEMS, describe
-from .stats import chi_square
+from .stats import chi_square, percentile
+from .systems.d6.table import effort
+from .systems.pool.table import pool_sources
+from .systems.steps.table import combat, split_ardeur
 
 MAX_REQUEST = 100_000  # characters
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
@@ -85,7 +88,7 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if op == "sources":
         return sources_json(req.get("params"), lang)
     if op == "effort":
-        return table.effort(req.get("params"))
+        return effort(req.get("params"))
     if op == "combat":
         return combat_json(req, lang)
     system = get_system(req.get("system"))
@@ -238,7 +241,7 @@ def oppose_odds_json(system: System[Any], odds: OpposeOdds) -> dict[str, Any]:
 
 
 def sources_json(raw: Any, lang: str) -> dict[str, Any]:
-    sources, totals = table.pool_sources(raw)
+    sources, totals = pool_sources(raw)
     return {
         **totals,
         "modifiers": f"+{totals['flame_dice']}DF" if totals["flame_dice"] else "",
@@ -253,7 +256,7 @@ def sources_json(raw: Any, lang: str) -> dict[str, Any]:
 
 def combat_json(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
     seed = get_seed(req.get("seed"))
-    out = table.combat(req.get("params"), req.get("actor"), req.get("opponent"),
+    out = combat(req.get("params"), req.get("actor"), req.get("opponent"),
                        make_rng(seed))
     steps = SYSTEMS["steps"]
     texts = both(out.lines)
@@ -275,7 +278,7 @@ def combat_json(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _side_params(req: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [table.split_ardeur(side, req.get(side))[1] for side in ("actor", "opponent")]
+    return [split_ardeur(side, req.get(side))[1] for side in ("actor", "opponent")]
 
 
 def luck_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
@@ -286,7 +289,7 @@ def luck_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
     ):
         raise ApiError("invalid_param", "margins", "margins")
     margins = dict(system.odds(params).margins)
-    ranks = [table.percentile(margins, m) for m in raw]
+    ranks = [percentile(margins, m) for m in raw]
     return {"percentiles": [float(p) for p in ranks], "exact": [str(p) for p in ranks]}
 
 

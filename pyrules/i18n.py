@@ -5,6 +5,7 @@ French comes first; English is always available. Nothing here does any maths.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,20 @@ class Text:
 
     def as_dict(self) -> dict[str, str]:
         return {"fr": self.fr, "en": self.en}
+
+
+#: An explanation template: a bilingual text with ``{placeholders}``, or a function of the
+#: language and the line's arguments (for wording that depends on the values).
+Template = Text | Callable[[str, dict[str, Any]], str]
+
+
+def winner_text(lang: str, winner: str) -> str:
+    """Who won an opposition, in words (shared by every system's templates)."""
+    return {
+        "actor": Text("l'acteur l'emporte", "the actor wins"),
+        "opponent": Text("l'opposant l'emporte", "the opponent wins"),
+        "tie": Text("égalité", "tie"),
+    }[winner].get(lang)
 
 
 def render(template: Text, lang: str, **args: Any) -> str:

@@ -11,9 +11,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core import DiceGroup, Die, Faces, Line, OpposeResult, Outcome, RollResult, System
-from ..fields import Choice, Field
-from ..i18n import Text as T
+from ...core import DiceGroup, Die, Faces, Line, OpposeResult, Outcome, RollResult, System
+from ...fields import Choice, Field
+from ...i18n import Text as T
+from .explain import TEMPLATES
 
 STEPS = (4, 6, 8, 10, 12)
 
@@ -42,6 +43,7 @@ class StepsParams:
 class StepsSystem(System[StepsParams]):
     id = "steps"
     doc = "004"
+    templates = TEMPLATES
     name = T("Dés à paliers D4–D12", "Step dice D4–D12")
     description = T(
         "Le dé de la compétence (D4 à D12) + bonus doit égaler ou dépasser le seuil de "
