@@ -120,6 +120,11 @@ ERRORS: dict[str, Text] = {
         "Un 1 ne peut être ni augmenté ni diminué (dé de Flamme n° {index}).",
         "A 1 can be neither raised nor lowered (Flame die #{index}).",
     ),
+    "placement_bounds": Text(
+        "Un dé de Flamme reste entre 2 et 6 : le dé n° {index} ({face}) ne peut pas devenir"
+        " {final}.",
+        "A Flame die stays between 2 and 6: die #{index} ({face}) cannot become {final}.",
+    ),
     "placement_budget": Text(
         "Placement impossible : {used} {what} placée(s) pour {available} disponible(s).",
         "Impossible placement: {used} {what} placed but only {available} available.",

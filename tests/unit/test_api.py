@@ -24,11 +24,13 @@ EXPECTED_OUTCOMES = {
 }
 EXPECTED_FIELDS = {
     "pool": {"pot", "diff", "flame", "augmentations", "diminutions", "modifiers", "actor_size",
-             "target_size", "fumble_rule", "placement", "dice", "flame_dice"},
+             "target_size", "complexity", "size_rule", "fumble_rule", "placement", "dice",
+             "flame_dice"},
     "d6": {"attribute", "skill", "difficulty", "effort", "flame", "clarity", "take_time",
            "elementary", "instinct", "impact", "pc", "dice"},
     "d100": {"value", "level", "modifier", "dice"},
-    "steps": {"die", "threshold", "bonus", "edge", "edge_rule", "dice"},
+    "steps": {"die", "threshold", "bonus", "edge", "edge_rule", "weapons", "protections",
+              "dice"},
 }
 
 
@@ -43,7 +45,7 @@ def test_systems_describes_every_system() -> None:
         assert {f["name"] for f in s["fields"]} == EXPECTED_FIELDS[s["id"]]
         for f in s["fields"]:
             assert f["label"]["fr"] and f["label"]["en"]
-            assert f["type"] in ("int", "bool", "choice", "text", "faces", "placement")
+            assert f["type"] in ("int", "bool", "choice", "text", "faces", "placement", "list")
             if f["type"] == "int":
                 assert f["min"] <= (f["default"] if f["default"] is not None else f["min"])
                 assert f["default"] is None or f["default"] <= f["max"]

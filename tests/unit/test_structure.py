@@ -133,6 +133,8 @@ def lines_seen() -> dict[str, list[dict[str, object]]]:
                     raw[f.name] = rng.choice(f.choices).value
                 elif f.kind == "bool":
                     raw[f.name] = rng.random() < 0.5
+                elif f.kind == "list":
+                    raw[f.name] = [rng.randint(0, 3) for _ in range(rng.randint(0, 3))]
             if system.id == "pool":
                 raw["pot"] = rng.randint(1, 8)
                 raw["flame"] = rng.randint(-3, 3)

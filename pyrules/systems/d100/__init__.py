@@ -121,6 +121,7 @@ class D100System(System[D100Params]):
             Line.of("d100.formula", value=p.score, level=p.level or "", modifier=p.modifier,
                     face=face, margin=margin),
             Line.of(f"d100.{outcome}", margin=margin),
+            Line.of(f"d100.effect_{outcome}"),  # what the tier means at the table
         )
         return RollResult(
             self.id, outcome, self.is_success(outcome), margin,

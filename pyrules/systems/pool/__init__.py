@@ -41,20 +41,47 @@ from .rules import (
     optimal_placement,
     parse_modifiers,
     placed_successes,
+    placement_error,
+    placement_moves,
     successes_of,
     verdict,
 )
 
 __all__ = [
-    "FUMBLE_MARGIN", "MAX_BUDGET", "MAX_DICE", "MAX_FLAME_DICE", "Modifiers", "PoolParams",
-    "PoolSystem", "Verdict", "apply_placement", "check_placement", "net_budget", "ones_matter",
-    "optimal_placement", "parse_modifiers", "placed_successes", "pool_odds", "successes_of",
-    "successes_weights", "verdict",
+    "FUMBLE_MARGIN",
+    "MAX_BUDGET",
+    "MAX_DICE",
+    "MAX_FLAME_DICE",
+    "Modifiers",
+    "PoolParams",
+    "PoolSystem",
+    "Verdict",
+    "apply_placement",
+    "check_placement",
+    "net_budget",
+    "ones_matter",
+    "optimal_placement",
+    "parse_modifiers",
+    "placed_successes",
+    "placement_error",
+    "placement_moves",
+    "pool_odds",
+    "successes_of",
+    "successes_weights",
+    "verdict",
 ]
 
 # -- the system ------------------------------------------------------------------------
 
 T = Text
+
+#: The document's nine DIFF steps (the field still takes any whole number from 1 to 9).
+DIFF_STEPS = tuple(Choice(i, T(fr, en)) for i, fr, en in (
+    (1, "Évident", "Obvious"), (2, "Facile", "Easy"), (3, "Aisé", "Fairly easy"),
+    (4, "Normal", "Normal"), (5, "Malaisé", "Awkward"), (6, "Difficile", "Hard"),
+    (7, "Très difficile", "Very hard"), (8, "Improbable", "Improbable"),
+    (9, "Chimérique", "Chimerical"),
+))
 
 
 class PoolSystem(System[PoolParams]):
@@ -78,7 +105,8 @@ class PoolSystem(System[PoolParams]):
               help=T("Nombre de d6 lancés.", "Number of d6 rolled.")),
         Field("diff", "int", T("DIFF (difficulté)", "DIFF (difficulty)"), default=4, min=1, max=9,
               help=T("1 évident … 4 normal … 9 chimérique.",
-                     "1 obvious … 4 normal … 9 chimerical.")),
+                     "1 obvious … 4 normal … 9 chimerical."),
+              steps=DIFF_STEPS),
         Field("flame", "int", T("Flamme", "Flame"), default=0, min=-10, max=10,
               help=T("Nombre de dés de Flamme pris dans le POT ; négatif : Flamme noire.",
                      "Number of Flame dice taken from the POT; negative: black Flame.")),
@@ -95,6 +123,18 @@ class PoolSystem(System[PoolParams]):
               max=5, group="advanced"),
         Field("target_size", "int", T("TAIlle de la cible", "Target's SIZe"), default=0, min=-5,
               max=5, group="advanced"),
+        Field("complexity", "int", T("Complexité d'une machine", "A machine's complexity"),
+              default=0, min=-3, max=3, group="advanced",
+              help=T("Mettre une machine hors d'état : -1 à -3 sur la DIFF ; la réparer : +1 à +3.",
+                     "Disabling a machine: -1 to -3 on the DIFF; repairing it: +1 to +3.")),
+        Field("size_rule", "choice", T("TAIlle rendue à la MR", "SIZe given back to the MR"),
+              default="applied", group="advanced",
+              choices=(
+                  Choice("applied", T("Ce que la TAIlle a vraiment changé à la DIFF",
+                                      "What the SIZe really changed on the DIFF")),
+                  Choice("full", T("Tout l'écart de TAIlle, même au plancher de la DIFF",
+                                   "The whole SIZe gap, even at the DIFF's floor")),
+              )),
         Field("fumble_rule", "choice", T("Règle du fumble", "Fumble rule"), default="revised",
               group="advanced",
               choices=(
@@ -182,6 +222,13 @@ class PoolSystem(System[PoolParams]):
                 ("unused_augmentations", p.total_augmentations - used_aug),
                 ("unused_diminutions", p.total_diminutions - used_dim),
                 ("size_modifier", p.size_modifier),
+                ("size_applied", p.size_applied),
+                ("task_diff", p.task_diff),
+                ("placement_moves", [{"plus": up, "minus": down}
+                                     for up, down in placement_moves(p, flame, place)]),
+                ("placement_left", {
+                    "augmentations": p.total_augmentations - sum(d for d in place if d > 0),
+                    "diminutions": p.total_diminutions + sum(d for d in place if d < 0)}),
             ),
         )
 
@@ -198,9 +245,16 @@ class PoolSystem(System[PoolParams]):
                                  changes=" ".join(f"{d:+d}" for d in place)))
         lines.append(Line.of("pool.count", successes=successes,
                              faces=" ".join(str(d.final) for d in dice), ones=ones))
-        if p.size_modifier or p.effective_diff != p.diff:
-            lines.append(Line.of("pool.size", diff=p.diff, size=p.size_modifier,
+        if p.complexity:
+            why = "disable" if p.complexity < 0 else "repair"
+            lines.append(Line.of(f"pool.complexity_{why}", diff=p.diff,
+                                 complexity=p.complexity, task=p.task_diff))
+        if p.size_modifier or p.effective_diff != p.task_diff:
+            lines.append(Line.of("pool.size", diff=p.task_diff, size=p.size_modifier,
                                  eff=p.effective_diff))
+        if p.size_applied != p.size_modifier:
+            lines.append(Line.of(f"pool.size_floor_{p.size_rule}", applied=p.size_applied,
+                                 size=p.size_modifier))
         eff = p.effective_diff
         if v.outcome == "critical_success":
             lines.append(Line.of("pool.critical", successes=successes, eff=eff,

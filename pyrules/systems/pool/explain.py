@@ -48,6 +48,27 @@ TEMPLATES: dict[str, Template] = {
         "DIFF {diff} avec l'écart de TAIlle {size:+d} : DIFF effective {eff}.",
         "DIFF {diff} with the SIZe gap {size:+d}: effective DIFF {eff}.",
     ),
+    "pool.complexity_disable": T(
+        "DIFF {diff}, complexité de la machine à mettre hors d'état {complexity:+d} :"
+        " DIFF {task}.",
+        "DIFF {diff}, complexity of the machine being disabled {complexity:+d}: DIFF {task}.",
+    ),
+    "pool.complexity_repair": T(
+        "DIFF {diff}, complexité de la machine à réparer {complexity:+d} : DIFF {task}.",
+        "DIFF {diff}, complexity of the machine being repaired {complexity:+d}: DIFF {task}.",
+    ),
+    "pool.size_floor_applied": T(
+        "La DIFF ne descend pas sous 1 : la TAIlle ne l'a changée que de {applied:+d} (écart"
+        " {size:+d}), et c'est ce {applied:+d} qui revient à la MR d'une réussite.",
+        "The DIFF never goes below 1: the SIZe changed it by {applied:+d} only (gap {size:+d}),"
+        " and that {applied:+d} is what a success's MR gets back.",
+    ),
+    "pool.size_floor_full": T(
+        "La DIFF ne descend pas sous 1 : la TAIlle ne l'a changée que de {applied:+d}, mais"
+        " tout l'écart ({size:+d}) revient à la MR d'une réussite (lecture choisie).",
+        "The DIFF never goes below 1: the SIZe changed it by {applied:+d} only, but the whole"
+        " gap ({size:+d}) goes back to a success's MR (the reading chosen).",
+    ),
     "pool.critical": T(
         "{successes} réussites, au moins le double de la DIFF {eff} ({double}) : réussite"
         " critique, MR {margin:+d}.",

@@ -72,6 +72,8 @@ class PoolParams:
     target_size: int
     fumble_rule: str
     placement: tuple[int, ...] | None
+    complexity: int = 0  # disabling a machine: -1 to -3; repairing one: +1 to +3
+    size_rule: str = "applied"  # what a success's MR gets back of the size gap
     mods: Modifiers = Modifiers()  # parsed from ``modifiers`` by make_params
 
     @property
@@ -101,9 +103,27 @@ class PoolParams:
         return self.actor_size - self.target_size
 
     @property
+    def task_diff(self) -> int:
+        """DIFF of the task itself: the DIFF plus the machine's complexity, never below 1."""
+        return max(1, self.diff + self.complexity)
+
+    @property
     def effective_diff(self) -> int:
-        """DIFF plus the size gap, never below 1 (at least one success is always needed)."""
-        return max(1, self.diff + self.size_modifier)
+        """Task DIFF plus the size gap, never below 1 (at least one success is always
+        needed)."""
+        return max(1, self.task_diff + self.size_modifier)
+
+    @property
+    def size_applied(self) -> int:
+        """The part of the size gap that really moved the DIFF (less than the gap when the
+        floor of 1 clips it)."""
+        return self.effective_diff - self.task_diff
+
+    @property
+    def size_returned(self) -> int:
+        """What a success's MR gets back: the size change actually applied to the DIFF
+        (``applied``, the default), or the whole gap (``full``, the other reading)."""
+        return self.size_applied if self.size_rule == "applied" else self.size_modifier
 
 
 @dataclass(frozen=True)
@@ -116,7 +136,7 @@ def verdict(p: PoolParams, successes: int, ones: int) -> Verdict:
     """The rules that turn successes and 1s into an outcome and a margin (MR)."""
     eff = p.effective_diff
     if successes >= eff:
-        margin = successes - eff + p.size_modifier  # size is given back on a success
+        margin = successes - eff + p.size_returned  # size is given back on a success
         return Verdict("critical_success" if successes >= 2 * eff else "success", margin)
     margin = successes - eff
     if margin <= FUMBLE_MARGIN:
@@ -192,20 +212,47 @@ def apply_placement(face: int, delta: int) -> int:
     return face if face == 1 else max(2, min(6, face + delta))
 
 
-def check_placement(p: PoolParams, faces: tuple[int, ...]) -> tuple[int, ...]:
-    place = p.placement
-    assert place is not None
+def placement_error(p: PoolParams, faces: tuple[int, ...],
+                    place: tuple[int, ...]) -> ParamError | None:
+    """Why a chosen placement is not allowed (None: it is). A 1 is never changed; a Flame die
+    stays within 2-6, so a point that would push it past 6 or under 2 is no move at all; each
+    side spends at most its own points (chosen placements do not cancel one for one)."""
     if len(place) != len(faces):
-        raise ParamError("placement", "placement_count", count=len(faces), given=len(place))
+        return ParamError("placement", "placement_count", count=len(faces), given=len(place))
     for i, (f, d) in enumerate(zip(faces, place, strict=True)):
         if f == 1 and d:
-            raise ParamError("placement", "placement_on_one", index=i + 1)
+            return ParamError("placement", "placement_on_one", index=i + 1)
+        if f != 1 and not 2 <= f + d <= 6:
+            return ParamError("placement", "placement_bounds", index=i + 1, face=f, final=f + d)
     used_aug = sum(d for d in place if d > 0)
     used_dim = -sum(d for d in place if d < 0)
     if used_aug > p.total_augmentations:
-        raise ParamError("placement", "placement_budget", used=used_aug,
-                         what=WORDS["augmentations"], available=p.total_augmentations)
+        return ParamError("placement", "placement_budget", used=used_aug,
+                          what=WORDS["augmentations"], available=p.total_augmentations)
     if used_dim > p.total_diminutions:
-        raise ParamError("placement", "placement_budget", used=used_dim,
-                         what=WORDS["diminutions"], available=p.total_diminutions)
+        return ParamError("placement", "placement_budget", used=used_dim,
+                          what=WORDS["diminutions"], available=p.total_diminutions)
+    return None
+
+
+def check_placement(p: PoolParams, faces: tuple[int, ...]) -> tuple[int, ...]:
+    place = p.placement
+    assert place is not None
+    problem = placement_error(p, faces, place)
+    if problem is not None:
+        raise problem
     return place
+
+
+def placement_moves(p: PoolParams, faces: tuple[int, ...],
+                    place: tuple[int, ...]) -> tuple[tuple[bool, bool], ...]:
+    """For each Flame die, whether one more augmentation (+1) and one more diminution (-1)
+    on it, from ``place``, give an allowed placement: what the page may offer, decided here."""
+    out = []
+    for i in range(len(faces)):
+        legal = []
+        for step in (1, -1):
+            moved = tuple(d + step if j == i else d for j, d in enumerate(place))
+            legal.append(placement_error(p, faces, moved) is None)
+        out.append((legal[0], legal[1]))
+    return tuple(out)

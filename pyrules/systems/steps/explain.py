@@ -35,6 +35,23 @@ def _loss(lang: str, a: dict[str, Any]) -> str:
              f"{who.en} loses {a['margin']} Ardeur point(s).").get(lang)
 
 
+def _gear(lang: str, a: dict[str, Any]) -> str:
+    parts = []
+    if a["weapons"]:
+        parts.append(T(f"meilleure arme {a['weapon']:+d} (parmi {a['weapons']})",
+                       f"best weapon {a['weapon']:+d} (of {a['weapons']})").get(lang))
+    if a["protections"]:
+        parts.append(T(f"meilleure protection {a['protection']:+d} (parmi {a['protections']})",
+                       f"best protection {a['protection']:+d} (of {a['protections']})"
+                       ).get(lang))
+    sep = T(" ; ", "; ").get(lang)
+    head = T("Accessoires : ", "Accessories: ").get(lang) + sep.join(parts)
+    return head + T(f", seules les meilleures comptent ; bonus {a['bonus']:+d} + accessoires"
+                    f" = {a['total']:+d}.",
+                    f", only the best count; bonus {a['bonus']:+d} + accessories"
+                    f" = {a['total']:+d}.").get(lang)
+
+
 TEMPLATES: dict[str, Template] = {
     "steps.advantage_step": T("Avantage (D+) : D{die} devient D{sides}.",
                               "Advantage (D+): D{die} becomes D{sides}."),
@@ -45,6 +62,7 @@ TEMPLATES: dict[str, Template] = {
                               " better, {kept}."),
     "steps.handicap_keep": T("Handicap (D-) : deux D{die} ({faces}), on garde le pire, {kept}.",
                              "Handicap (D-): two D{die} ({faces}), keep the worse, {kept}."),
+    "steps.gear": lambda lang, a: _gear(lang, a),
     "steps.total": T("D{sides} : {face}, bonus {bonus:+d}, total {total}.",
                      "D{sides}: {face}, bonus {bonus:+d}, total {total}."),
     "steps.success": T("{total} atteint le seuil {threshold} : réussite, marge {margin:+d}.",
