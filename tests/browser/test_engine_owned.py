@@ -1,5 +1,6 @@
-"""Flame-die placement controls follow the engine's answer (`placement_moves`): on a die
-that rolled 1, on a die showing 2, and after a move."""
+"""What the page shows comes from the engine: the Flame-die placement controls follow the
+answer's `placement_moves` (on a die that rolled 1, on a die showing 2, after a move); the
+DIFF steps are named from the registry, in French and English."""
 
 from __future__ import annotations
 
@@ -70,3 +71,31 @@ def test_placement_controls_match_the_engine_on_a_one_and_on_a_two(app: App) -> 
     assert [c["face"] for c in flame_cells(app)] == [d["final"] for d in moved["dice"]
                                                      if d["kind"] == "flame"]
     assert controls(app) == moved["placement_moves"]
+
+
+def test_the_diff_field_names_its_step_in_both_languages(app: App) -> None:
+    page = app.page
+    pool = next(s for s in local_handle({"op": "systems"})["result"]["systems"]
+                if s["id"] == "pool")
+    steps = {s["value"]: s["label"] for s in next(
+        f for f in pool["fields"] if f["name"] == "diff")["steps"]}
+    reset_values(app, "pool")
+    field = app.field("actor", "pool", "diff")
+    shown = ".side-form[data-side=actor][data-system=pool] .field[data-field=diff] .step-name"
+    out = page.locator(shown)
+    assert out.text_content() == steps[4]["fr"] == "Normal"
+    page.click(f"{field} ~ button")  # DIFF + 1 -> 5
+    assert page.input_value(field) == "5"
+    assert out.text_content() == steps[5]["fr"] == "Malaisé"
+    page.fill(field, "9")
+    assert out.text_content() == "Chimérique"
+    page.fill(field, "1")
+    assert out.text_content() == "Évident"
+    page.click("button[data-lang=en]")
+    try:
+        out = page.locator(shown)
+        page.wait_for_function("([sel, t]) => document.querySelector(sel).textContent === t",
+                               arg=[shown, steps[1]["en"]])
+        assert out.text_content() == "Obvious"
+    finally:
+        page.click("button[data-lang=fr]")
