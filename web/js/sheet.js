@@ -68,8 +68,12 @@ export const SHEETS = {
     stats: [
       ["ardeur", "participant", "ardeur"],
       ["accessories", "local", "accessories"],
+      ["weapons", "system", "weapons"],
+      ["protections", "system", "protections"],
     ],
     add: { bonus: "accessories" },
+    // Several weapons and protections may be listed; the engine counts only the best of each.
+    set: { weapons: "weapons", protections: "protections" },
     situation: [
       ["threshold", "replace"],
       ["edge", "set"],
@@ -160,9 +164,14 @@ export function situationFields(system) {
   return out;
 }
 
+/** A stat's value before anything is typed: "" for a list (nothing listed), else the default. */
+function emptyStat(field) {
+  return field.type === "list" ? "" : field.default ?? 0;
+}
+
 export function defaultStats(system, table) {
   const stats = {};
-  for (const field of statFields(system, table)) stats[field.name] = field.default ?? 0;
+  for (const field of statFields(system, table)) stats[field.name] = emptyStat(field);
   return stats;
 }
 
@@ -173,7 +182,7 @@ export function rollParams(system, character, entry, situation = null) {
   const stats = character.stats || {};
   const fieldDefault = (name) => system.fields.find((f) => f.name === name)?.default;
   for (const [param, stat] of Object.entries(sheet.set || {})) {
-    if (stats[stat] !== undefined && stats[stat] !== null) params[param] = stats[stat];
+    if (stats[stat] !== undefined && stats[stat] !== null && stats[stat] !== "") params[param] = stats[stat];
   }
   for (const [param, stat] of Object.entries(sheet.add || {})) {
     if (stats[stat]) params[param] = (params[param] ?? fieldDefault(param) ?? 0) + stats[stat];
@@ -218,8 +227,15 @@ function isPlainObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** Problem with a list stat (its shape only: the engine judges the numbers), or null. */
+function listProblem(value) {
+  if (typeof value === "string") return value.length <= NOTE_MAX ? null : "range";
+  return Array.isArray(value) && value.length <= NOTE_MAX && value.every(Number.isInteger) ? null : "integer";
+}
+
 /** Problem with an int stat value, or null. */
 function intProblem(field, value) {
+  if (field.type === "list") return listProblem(value);
   if (typeof value !== "number" || !Number.isInteger(value)) return "integer";
   if (field.min !== undefined && field.min !== null && value < field.min) return "range";
   if (field.max !== undefined && field.max !== null && value > field.max) return "range";
@@ -253,7 +269,7 @@ export function cleanCharacter(raw, systems, table) {
     if (intProblem(field, value)) return fail("import.statValue", { ...vars, stat: key, min: field.min, max: field.max });
     stats[key] = value;
   }
-  for (const field of fields) if (!(field.name in stats)) stats[field.name] = field.default ?? 0;
+  for (const field of fields) if (!(field.name in stats)) stats[field.name] = emptyStat(field);
   if (raw.entries !== undefined && !Array.isArray(raw.entries)) return fail("import.entries", vars);
   const list = raw.entries || [];
   if (list.length > ENTRIES_MAX) return fail("import.entriesMany", { ...vars, max: ENTRIES_MAX });
