@@ -136,3 +136,32 @@ def test_systems_answer_names_the_diff_steps() -> None:
     assert diff["type"] == "int"
     assert diff["steps"][0] == {"value": 1, "label": {"fr": "Évident", "en": "Obvious"}}
     assert diff["steps"][-1]["label"]["fr"] == "Chimérique"
+
+
+def table_bounds() -> list[tuple[str, str, int, int]]:
+    from pyrules.systems.d6.table import EFFORT_FIELDS
+    from pyrules.systems.pool.table import SOURCE_FIELDS
+
+    return [(op, f.name, f.min, f.max) for op, fields in (("sources", SOURCE_FIELDS),
+                                                        ("effort", EFFORT_FIELDS))
+            for f in fields if f.kind == "int" and f.min is not None and f.max is not None]
+
+
+@pytest.mark.parametrize(("op", "name", "low", "high"), table_bounds())
+def test_every_bound_of_the_table_ops(op: str, name: str, low: int, high: int) -> None:
+    base = {"action": "check", "flame": 7} if op == "effort" and name != "flame" else \
+        {"action": "check"} if op == "effort" else {}
+    for outside in (low - 1, high + 1):
+        e = err({"op": op, "params": {**base, name: outside}})
+        assert (e["code"], e["field"]) == ("invalid_param", name)
+    for inside in (low, high):
+        assert call({"op": op, "params": {**base, name: inside}})["ok"], (op, name, inside)
+
+
+def test_ardeur_bounds_name_the_side() -> None:
+    for side in ("actor", "opponent"):
+        for outside in (-100, 100):
+            e = err({"op": "combat", "seed": 1, side: {"ardeur": outside}})
+            assert e["field"] == f"{side}.ardeur"
+        for inside in (-99, 99):
+            assert call({"op": "combat", "seed": 1, side: {"ardeur": inside}})["ok"]
