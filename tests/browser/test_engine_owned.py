@@ -84,6 +84,9 @@ def test_the_diff_field_names_its_step_in_both_languages(app: App) -> None:
     shown = ".side-form[data-side=actor][data-system=pool] .field[data-field=diff] .step-name"
     out = page.locator(shown)
     assert out.text_content() == steps[4]["fr"] == "Normal"
+    # Only fields that name their values get a name line (none reads "undefined").
+    assert page.locator(".side-form .step-name").count() == 2  # the DIFF of each side
+    assert "undefined" not in page.text_content(".side-form[data-side=actor][data-system=pool]")
     page.click(f"{field} ~ button")  # DIFF + 1 -> 5
     assert page.input_value(field) == "5"
     assert out.text_content() == steps[5]["fr"] == "Malaisé"

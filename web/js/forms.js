@@ -171,7 +171,7 @@ export class SideForm {
       down.addEventListener("click", () => stepBy(-1));
       up.addEventListener("click", () => stepBy(1));
       entry.inputs.push(input);
-      wrapper.append(h("label", { for: id, class: "field-label", text: label }), h("div", { class: "stepper" }, down, input, up), named?.el);
+      wrapper.append(h("label", { for: id, class: "field-label", text: label }), h("div", { class: "stepper" }, down, input, up), ...(named ? [named.el] : []));
     } else {
       // text (and any future type rendered as free text)
       const input = h("input", { type: "text", id, maxlength: field.max_length, autocomplete: "off", spellcheck: "false" });
