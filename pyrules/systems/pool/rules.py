@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from ...fields import ParamError
 from ...i18n import WORDS
@@ -76,12 +77,12 @@ class PoolParams:
     size_rule: str = "applied"  # what a success's MR gets back of the size gap
     mods: Modifiers = Modifiers()  # parsed from ``modifiers`` by make_params
 
-    @property
+    @cached_property  # read in the odds' inner loops
     def dice_count(self) -> int:
         """Dice actually rolled: the POT plus the modifiers' +xD."""
         return self.pot + self.mods.dice
 
-    @property
+    @cached_property  # read in the odds' inner loops
     def flame_count(self) -> int:
         """|Flame| plus +yDF, never more than the dice rolled (the excess is lost)."""
         return max(0, min(abs(self.flame) + self.mods.flame, self.dice_count))
@@ -98,28 +99,28 @@ class PoolParams:
     def total_diminutions(self) -> int:
         return self.diminutions + self.mods.diminutions
 
-    @property
+    @cached_property  # read in the odds' inner loops
     def size_modifier(self) -> int:
         return self.actor_size - self.target_size
 
-    @property
+    @cached_property  # read in the odds' inner loops
     def task_diff(self) -> int:
         """DIFF of the task itself: the DIFF plus the machine's complexity, never below 1."""
         return max(1, self.diff + self.complexity)
 
-    @property
+    @cached_property  # read in the odds' inner loops
     def effective_diff(self) -> int:
         """Task DIFF plus the size gap, never below 1 (at least one success is always
         needed)."""
         return max(1, self.task_diff + self.size_modifier)
 
-    @property
+    @cached_property  # read in the odds' inner loops
     def size_applied(self) -> int:
         """The part of the size gap that really moved the DIFF (less than the gap when the
         floor of 1 clips it)."""
         return self.effective_diff - self.task_diff
 
-    @property
+    @cached_property  # read in the odds' inner loops
     def size_returned(self) -> int:
         """What a success's MR gets back: the size change actually applied to the DIFF
         (``applied``, the default), or the whole gap (``full``, the other reading)."""
