@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import gzip
 import hashlib
 import json
 import os
@@ -39,6 +40,7 @@ CONTENT_TYPES = {
     ".webmanifest": "application/manifest+json",
     ".whl": "application/octet-stream",
     ".zip": "application/zip",
+    ".gz": "application/gzip",
     ".html": "text/html",
     ".css": "text/css",
     ".svg": "image/svg+xml",
@@ -243,17 +245,12 @@ def test_opens_and_rolls_with_the_server_gone(launch: Any, dist_dir: Path, tmp_p
             url + "sw.js"
         )
         cached = app.page.evaluate(CACHE_CHECK, manifest["files"])
-        # The service worker's caches ("pyrules-snapshot:..." is the engine's, see below).
-        sw_caches = [name for name in cached["names"] if name.startswith("pyrules:")]
-        assert sw_caches == [f"pyrules:{PREFIX}:{manifest['build']}"]
+        assert cached["names"] == [f"pyrules:{PREFIX}:{manifest['build']}"]
         assert set(cached["files"]) == set(manifest["files"])
         for rel, (status, ctype) in cached["files"].items():
             assert (status, ctype) == (200, CONTENT_TYPES[Path(rel).suffix]), rel
-        # The engine's memory snapshot, for a fast start next time (test_snapshot.py).
-        app.page.wait_for_function(
-            "() => performance.getEntriesByName('pyrules:snapshot:stored').length > 0",
-            timeout=BOOT_TIMEOUT_MS,
-        )
+        # The engine's memory snapshot is part of the offline copy (test_snapshot.py).
+        assert build.SNAPSHOT_FILE in cached["files"]
         app.check_clean()
         context.close()
 
@@ -265,7 +262,7 @@ def test_opens_and_rolls_with_the_server_gone(launch: Any, dist_dir: Path, tmp_p
     app.expected_errors = OFFLINE_NOISE
     app.open()  # waits for performance.mark("pyrules:ready")
     assert app.page.evaluate("() => navigator.serviceWorker.controller !== null")
-    # Offline too, the engine starts from the snapshot the first visit stored.
+    # Offline too, the engine starts from the build's snapshot, from the offline copy.
     assert app.page.evaluate("() => performance.getEntriesByName('pyrules:boot:snapshot').length")
     answer = app.call({"op": "roll", "system": "d6", "params": {}})
     assert answer["ok"] is True and answer["result"]["system"] == "d6"
@@ -301,6 +298,11 @@ def test_update_banner_switches_build_and_keeps_history(
     with (v2 / "css" / "pwa.css").open("a") as f:
         f.write("/* version 2 */\n")
     info2 = json.loads((v2 / "version.json").read_text())
+    # Version 2 ships its own snapshot file (the same heap, compressed otherwise): the
+    # update must download it, and its first start must restore it.
+    snapshot2 = gzip.compress(gzip.decompress((v2 / build.SNAPSHOT_FILE).read_bytes()), 1, mtime=0)
+    (v2 / build.SNAPSHOT_FILE).write_bytes(snapshot2)
+    info2["snapshot"].update(gzip=len(snapshot2), integrity=sri(snapshot2))
     build.finish_site(v2, info2)
     build1 = json.loads((v1 / "version.json").read_text())["build"]
     assert info2["build"] != build1
@@ -326,6 +328,16 @@ def test_update_banner_switches_build_and_keeps_history(
             timeout=BOOT_TIMEOUT_MS,
         )
         assert banner.text_content() == "Update"
+        # Downloaded in the background, with the rest of version 2, before the player asks.
+        waiting_cache = f"pyrules:/:{info2['build']}"
+        stored = app.page.evaluate(
+            """async ([name, rel]) => {
+              const hit = await (await caches.open(name)).match(new URL(rel, location.href).href);
+              return hit ? (await hit.arrayBuffer()).byteLength : null;
+            }""",
+            [waiting_cache, build.SNAPSHOT_FILE],
+        )
+        assert stored == len(snapshot2)
         assert "New version available" in (app.page.text_content("#pwa-update") or "")
         assert banner.bounding_box()["height"] >= 44
         app.screenshot("update-banner")
@@ -339,12 +351,17 @@ def test_update_banner_switches_build_and_keeps_history(
             banner.click()
         app.wait_ready()
         assert app.page.evaluate("() => window.pyrules.ready")["build"] == info2["build"]
+        # The first start of version 2 restored version 2's snapshot.
+        boot = app.page.evaluate(
+            "() => performance.getEntriesByType('mark')"
+            ".find((m) => m.name.startsWith('pyrules:boot:')).name"
+        )
+        assert boot == "pyrules:boot:snapshot"
         state = wait_ready_offline(app)
         assert state["build"] == info2["build"] and state["update"] is None
         names = app.page.evaluate("() => caches.keys()")
-        # The old build's cache is gone; the engine's snapshot cache is not the SW's to delete.
-        assert [n for n in names if n.startswith("pyrules:")] == [f"pyrules:/:{info2['build']}"]
-        assert "pyrules-snapshot:/" in names
+        # The old build's cache is gone.
+        assert names == [f"pyrules:/:{info2['build']}"]
         assert app.page.evaluate("() => localStorage.getItem('pyrules:history')") == kept
         assert app.page.locator("#history > li:not(.history-empty)").count() == 1
         assert app.page.evaluate("() => document.documentElement.lang") == "en"

@@ -277,6 +277,8 @@ async function start() {
   if (!hadController) await engineSettled();
   try {
     registration = await sw.register("sw.js", { scope: "./", updateViaCache: "none" });
+    // (Playwright's service_workers="block" resolves with nothing.)
+    if (!registration) throw new Error("no registration");
   } catch (error) {
     console.warn("[pwa] service worker registration failed:", error);
     state.supported = false;
