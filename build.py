@@ -67,7 +67,6 @@ MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
 MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
 
 
-
 @dataclass(frozen=True)
 class Wheel:
     """A pure-Python wheel from PyPI that the engine needs, installed with pyrules.
@@ -489,7 +488,10 @@ def systems_description(package_dir: Path = PACKAGE) -> bytes:
     return done.stdout
 
 
-def _snapshot_key(pyodide_dir: Path, micropip: Path, wheels: list[tuple[str, bytes, tuple[str, ...]]]) -> str:
+EngineWheels = list[tuple[str, bytes, tuple[str, ...]]]
+
+
+def _snapshot_key(pyodide_dir: Path, micropip: Path, wheels: EngineWheels) -> str:
     """What the snapshot depends on: the runtime, micropip, every wheel (bytes and imports),
     the install code and the tool that makes it. Same key, same snapshot (up to Python's
     random hash seed, which is why it is cached rather than rebuilt)."""
@@ -508,9 +510,7 @@ def _snapshot_key(pyodide_dir: Path, micropip: Path, wheels: list[tuple[str, byt
     return total.hexdigest()[:24]
 
 
-def make_snapshot(
-    pyodide_dir: Path, micropip: Path, wheels: list[tuple[str, bytes, tuple[str, ...]]]
-) -> tuple[bytes, int]:
+def make_snapshot(pyodide_dir: Path, micropip: Path, wheels: EngineWheels) -> tuple[bytes, int]:
     """The gzip-compressed memory snapshot of the engine, and its size uncompressed.
 
     tools/snapshot.mjs boots the pinned Pyodide under Node, has micropip install `wheels`
@@ -580,7 +580,7 @@ def build(dist: Path = DIST) -> dict[str, Any]:
         raise BuildError(f"web/{SW_TEMPLATE} is missing: it is the service worker template")
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
-    engine_wheels: list[tuple[str, bytes, tuple[str, ...]]] = []
+    engine_wheels: EngineWheels = []
     for extra in EXTRA_WHEELS:
         path = ensure_pypi_wheel(extra.name, extra.version, extra.file, extra.sha256)
         generated[f"wheels/{extra.file}"] = path
@@ -594,7 +594,9 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     clashes = sorted(
         rel
         for rel in plan
-        if rel in generated or rel in GENERATED or rel.startswith(("pyodide/", "wheels/", "engine/"))
+        if rel in generated
+        or rel in GENERATED
+        or rel.startswith(("pyodide/", "wheels/", "engine/"))
     )
     if clashes:
         raise BuildError(f"web/ must not hold files that the build makes: {', '.join(clashes)}")
