@@ -129,6 +129,7 @@ NOT_PRECACHED = ("sw.js", "precache.json", ".nojekyll")
 SW_TEMPLATE = "sw.js"
 SW_BUILD = '"__BUILD__"'
 SW_PRECACHE = '"__PRECACHE__"'
+SW_BYTES = '"__BYTES__"'
 
 #: How tests and benchmarks start Chromium here: no sandbox as root, no GPU, and none of the
 #: background requests a closed network refuses.
@@ -433,13 +434,20 @@ def _integrity(path: Path) -> str:
     return "sha256-" + base64.b64encode(digest).decode("ascii")
 
 
-def service_worker(template: str, build_hash: str, precache: dict[str, str]) -> str:
-    """web/sw.js with the build hash and the {path: integrity} precache map filled in."""
-    for placeholder in (SW_BUILD, SW_PRECACHE):
+def service_worker(
+    template: str, build_hash: str, precache: dict[str, str], total_bytes: int = 0
+) -> str:
+    """web/sw.js with the build hash, the {path: integrity} precache map and the total size
+    of the precached files filled in."""
+    for placeholder in (SW_BUILD, SW_PRECACHE, SW_BYTES):
         if template.count(placeholder) != 1:
             raise BuildError(f"web/{SW_TEMPLATE} must hold {placeholder} exactly once")
     files = json.dumps(precache, indent=2, sort_keys=True)
-    return template.replace(SW_BUILD, json.dumps(build_hash)).replace(SW_PRECACHE, files)
+    return (
+        template.replace(SW_BUILD, json.dumps(build_hash))
+        .replace(SW_PRECACHE, files)
+        .replace(SW_BYTES, str(int(total_bytes)))
+    )
 
 
 def finish_site(dist: Path, info: dict[str, Any], template: Path = WEB / SW_TEMPLATE) -> int:
@@ -465,7 +473,9 @@ def finish_site(dist: Path, info: dict[str, Any], template: Path = WEB / SW_TEMP
         "bytes": sum((dist / rel).stat().st_size for rel in files),
     }
     changed += _write(dist / "precache.json", (json.dumps(manifest, indent=2) + "\n").encode())
-    sw = service_worker(template.read_text(encoding="utf-8"), info["build"], integrity)
+    sw = service_worker(
+        template.read_text(encoding="utf-8"), info["build"], integrity, manifest["bytes"]
+    )
     changed += _write(dist / "sw.js", sw.encode("utf-8"))
     return changed
 

@@ -367,3 +367,116 @@ def test_update_banner_switches_build_and_keeps_history(
         assert app.page.evaluate("() => document.documentElement.lang") == "en"
         assert navigations == [url], "the page reloads exactly once"
         app.check_clean()
+
+
+# --------------------------------------------------------------------------- self-healing
+
+CACHE_COMPLETE = """
+async ([name, files]) => {
+  const cache = await caches.open(name);
+  const have = new Set((await cache.keys()).map((r) => r.url));
+  return files.filter((rel) => !have.has(new URL(rel, location.href).href)).length;
+}
+"""
+# Resolves with 0 once the cache holds every file (looked at every 100 ms), or with the
+# number still missing after `timeout` ms.
+UNTIL_COMPLETE = """
+async ([name, files, timeout]) => {
+  const missing = async () => {
+    const cache = await caches.open(name);
+    const have = new Set((await cache.keys()).map((r) => r.url));
+    return files.filter((rel) => !have.has(new URL(rel, location.href).href)).length;
+  };
+  const end = Date.now() + timeout;
+  for (;;) {
+    const n = await missing();
+    if (n === 0 || Date.now() > end) return n;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+"""
+
+
+def test_a_deleted_or_partial_offline_copy_is_refilled(
+    launch: Any, dist_dir: Path, tmp_path: Path
+) -> None:
+    """The cache is deleted, then half emptied: the service worker fetches what is missing
+    again, the badge comes back to « Prêt hors ligne », and the app then opens offline."""
+    profile = tmp_path / "profile"
+    manifest = precache(dist_dir)
+    name = f"pyrules:{PREFIX}:{manifest['build']}"
+    with build.serving(dist_dir, prefix=PREFIX) as url:
+        app = App(launch(profile), url).open()
+        wait_ready_offline(app)
+        page = app.page
+        assert page.evaluate(CACHE_COMPLETE, [name, manifest["files"]]) == 0
+
+        # The whole cache is gone (the player cleared it, the browser evicted it).
+        assert page.evaluate("(name) => caches.delete(name)", name)
+        page.evaluate("() => window.pyrulesOffline.check()")  # what "online" and focus do
+        assert page.evaluate(UNTIL_COMPLETE, [name, manifest["files"], BOOT_TIMEOUT_MS]) == 0
+        page.wait_for_selector(READY_OFFLINE, timeout=BOOT_TIMEOUT_MS)
+
+        # Part of it is gone, the snapshot among them; the next start refills it.
+        gone = [build.SNAPSHOT_FILE, "pyodide/pyodide.asm.wasm", "js/main.js"]
+        page.evaluate(
+            """async ([name, files]) => {
+              const cache = await caches.open(name);
+              for (const rel of files) await cache.delete(new URL(rel, location.href).href);
+            }""",
+            [name, gone],
+        )
+        assert page.evaluate(CACHE_COMPLETE, [name, manifest["files"]]) == len(gone)
+        app.reload()
+        assert page.evaluate(UNTIL_COMPLETE, [name, manifest["files"], BOOT_TIMEOUT_MS]) == 0
+        page.wait_for_selector(READY_OFFLINE, timeout=BOOT_TIMEOUT_MS)
+        assert page.text_content("#pwa-status") == "Prêt hors ligne"
+        app.check_clean()
+        app.context.close()
+
+    app = App(launch(profile), url)
+    app.expected_errors = OFFLINE_NOISE
+    app.open()
+    assert app.page.evaluate("() => performance.getEntriesByName('pyrules:boot:snapshot').length")
+    app.roll()
+    app.check_clean()
+
+
+def test_no_room_for_the_offline_copy_is_said_and_the_app_works_online(
+    launch: Any, dist_dir: Path, tmp_path: Path
+) -> None:
+    """A device that gives the site 2 MB (Chromium's quota override, as a full tablet would):
+    the badge says offline use is impossible, with the sizes, and the app works online."""
+    manifest = precache(dist_dir)
+    with build.serving(dist_dir, prefix=PREFIX) as url:
+        context = launch(tmp_path / "profile")
+        app = App(context, url)
+        cdp = context.new_cdp_session(app.page)
+        origin = url.split(PREFIX)[0]
+        cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 2_000_000})
+        app.open()
+        badge = app.page.wait_for_selector(
+            '#pwa-status[data-state="quota"]', timeout=BOOT_TIMEOUT_MS
+        )
+        needed = -(-manifest["bytes"] // 1_000_000)
+        text = badge.text_content() or ""
+        found = re.fullmatch(r"Hors ligne impossible : (\d+) Mo nécessaires, (\d+) Mo permis", text)
+        assert found, text
+        # What the device allowed: what the site could hold before the cache refused more.
+        assert int(found.group(1)) == needed and 0 < int(found.group(2)) <= 2, text
+        assert f"{needed} Mo" in (badge.get_attribute("title") or "")
+        assert badge.get_attribute("data-ready") == "false"
+        app.roll()
+        # Started again: the service worker answers from the network what it could not keep.
+        app.reload()
+        app.page.wait_for_selector('#pwa-status[data-state="quota"]', timeout=BOOT_TIMEOUT_MS)
+        assert app.page.evaluate("() => navigator.serviceWorker.controller !== null")
+        app.roll()
+        app.page.click("[data-lang=en]")
+        app.page.wait_for_function(
+            "() => document.getElementById('pwa-status').textContent.startsWith('Offline not')"
+        )
+        assert app.page.text_content("#pwa-status") == (
+            f"Offline not possible: {needed} MB needed, {found.group(2)} MB allowed"
+        )
+        app.check_clean()
