@@ -8,8 +8,9 @@
 // pkg but __main__ and cli). Everything must be imported now: a memory snapshot does not
 // hold the installed files, so nothing may be imported lazily after a restore (the standard
 // library stays importable: Pyodide mounts its zip again at every start).
-// Then micropip is dropped, with every JS object its modules hold, and the garbage is
-// collected: a snapshot can only be taken with no live JS proxy.
+// Then micropip is dropped, with every JS object its modules hold and every module it
+// imported, and the garbage is collected: a snapshot can only be taken with no live JS
+// proxy, and it is smaller without what only the install needed.
 //
 // The wheels' bytes are given to micropip as emfs: files. (Given an http URL, micropip would
 // download it only once Python is up, and the JS Response it fetches stays referenced.)
@@ -17,12 +18,15 @@
 const INSTALL = `
 async def _pyrules_install(wheels):
     import gc, importlib, importlib.util, os, sys
+    before = set(sys.modules)
     import micropip
     for wheel in wheels:
         await micropip.install("emfs:" + wheel["path"], deps=False)
         os.remove(wheel["path"])
     del micropip
-    for name in [n for n in sys.modules if n == "micropip" or n.startswith("micropip.")]:
+    # Every module micropip brought in goes (about 130, its own and the standard library's
+    # it needs): what the engine needs is imported again below, the rest is garbage.
+    for name in [n for n in sys.modules if n not in before]:
         del sys.modules[name]
     importlib.invalidate_caches()
     for wheel in wheels:
