@@ -68,9 +68,10 @@ function quiet(promise) {
 // a real progress bar. Pyodide gets the response untouched; a clone of it is read alongside
 // to count the bytes. (A wrapped Response would have no URL, and Chromium only keeps the
 // compiled wasm in its code cache for responses that have one: later visits would compile
-// the 9.6 MB module again.) Only the two big files are counted (≈ 12 MB together); the rest
-// of the runtime is small. Once both are in, what remains of loadPyodide() is starting Python.
-const RUNTIME_FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
+// the 9.6 MB module again.) Only the three big files are counted (the engine's snapshot,
+// build.py's SNAPSHOT_FILE, with the two big files of the runtime); the rest is small. Once
+// all are in, what remains is restoring (or starting) Python.
+const RUNTIME_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "engine/snapshot.bin.gz"];
 const runtimeBytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0 };
 
 function watchRuntimeDownloads() {
@@ -78,7 +79,7 @@ function watchRuntimeDownloads() {
   self.fetch = async (input, init) => {
     const response = await originalFetch(input, init);
     const url = String(input instanceof Request ? input.url : input);
-    const name = RUNTIME_FILES.find((file) => url.endsWith("/pyodide/" + file));
+    const name = RUNTIME_FILES.find((file) => url.endsWith("/" + file));
     if (!name || !response.body || runtimeBytes.seen.has(name)) {
       return response;
     }
