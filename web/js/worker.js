@@ -145,10 +145,10 @@ async function fetchOK(url, init) {
 // ---------------------------------------------------------------------------- start-up
 // Everything that does not depend on something else starts now, in parallel: version.json,
 // the Pyodide loader and its 1.2 MB companion module (the import() inside loadPyodide() then
-// finds it loaded), and the look-up of a stored snapshot (./snapshot.js is imported here
-// rather than statically, so that its download does not hold all of this back).
-// loadPyodide() itself starts the wasm, the standard library and the lock file as soon as it
-// is called.
+// finds it loaded), the install code of the fallback (./install.js, imported here rather than
+// statically, so that its download holds nothing back), then the snapshot once version.json
+// names it. loadPyodide() itself starts the wasm, the standard library and the lock file as
+// soon as it is called.
 
 watchRuntimeDownloads();
 const infoPromise = quiet(fetchOK(VERSION_URL, { cache: "no-cache" }).then((r) => r.json()));
