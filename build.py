@@ -7,8 +7,10 @@
     python build.py test [PYTEST ARGS...]    install test tools, build, lint, type-check, test
 
 dist/ is a complete static site: the front end from web/, the Pyodide runtime from
-node_modules/pyodide (npm, pinned in package-lock.json), the micropip wheel (PyPI, cached in
-.cache/wheels) and a pyrules wheel built here from pyrules/ with zipfile. Every URL in it is
+node_modules/pyodide (npm, pinned in package-lock.json), the micropip wheel and any
+EXTRA_WHEELS (PyPI, cached in .cache/wheels), a pyrules wheel built here from pyrules/ with
+zipfile, and engine/snapshot.bin.gz, the Pyodide memory snapshot with those wheels installed
+and imported (made under Node by tools/snapshot.mjs, cached in .cache/snapshots). Every URL in it is
 relative, so the folder works under any sub-path (GitHub Pages serves it at /<repo>/).
 
 Once every other file is in place, the build hashes dist/ and writes version.json, the
