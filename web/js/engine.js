@@ -6,14 +6,12 @@
 // soon as it arrives, while main.js still waits for its own imports. Engine.start() then
 // adopts that worker (and what it already said) instead of starting another one.
 //
-// How the worker booted is told with performance marks (and the "boot" and "snapshot"
-// events), for the tests and bench/boot.py:
-//   pyrules:boot:snapshot | pyrules:boot:fresh    restored from the snapshot kept on this
-//                                                 device, or a plain boot; detail {ms,
-//                                                 fallback (why a stored snapshot was not
-//                                                 used, or null), timings, origin}
-//   pyrules:snapshot:stored | :failed | :skipped  detail: what the worker said, after ready
-// engine.bootPath is "snapshot" or "fresh" once booted, engine.snapshot the last snapshot word.
+// How the worker booted is told with performance marks (and the "boot" event), for the tests and bench/boot.py:
+//   pyrules:boot:snapshot | pyrules:boot:fresh    restored from the snapshot made at build
+//                                                 time, or a plain boot; detail {ms,
+//                                                 fallback (why the snapshot was not used,
+//                                                 or null), timings, origin}
+// engine.bootPath is "snapshot" or "fresh" once booted.
 //
 // A call never hangs (see docs/reliability.md): call() always resolves, with the engine's
 // answer or with {ok: false, error: {code: "engine_unavailable", field: null, message}}.
@@ -94,7 +92,6 @@ export class Engine extends EventTarget {
     this.state = "idle"; // idle | booting | ready | restarting | error
     this.info = null;
     this.bootPath = null;
-    this.snapshot = null;
     this.nextId = 1;
     this.pending = new Map();
     this.stallTimer = null;
@@ -340,11 +337,6 @@ export class Engine extends EventTarget {
       const detail = { ms: data.ms, fallback: data.fallback || null, timings: data.timings, origin: data.origin };
       performance.mark(`pyrules:boot:${data.path}`, { detail });
       this.emit("boot", { path: data.path, ...detail });
-    } else if (data.type === "snapshot") {
-      const { type, ...detail } = data;
-      this.snapshot = detail;
-      performance.mark(`pyrules:snapshot:${data.state}`, { detail });
-      this.emit("snapshot", detail);
     } else if (data.type === "error") {
       this.fail(data.step, data.message);
     }
