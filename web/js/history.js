@@ -108,6 +108,7 @@ export class History {
 
   add(entry) {
     if (!this.store.add(entry)) return; // one entry per answer, never twice
+    if (this.entries.length > this.shown) this.shown += 1; // the same older rolls stay drawn
     this.notify();
     const empty = this.list.querySelector(".history-empty");
     if (empty) empty.remove();
