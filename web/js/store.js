@@ -26,11 +26,16 @@ const REPORT_KEY = "characters";
 let opening = null;
 
 // Tabs of the app hear each other's character changes (IndexedDB has no change event).
-const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("pyrules");
+let channel = null;
+
+function tabs() {
+  if (!channel && typeof BroadcastChannel !== "undefined") channel = new BroadcastChannel("pyrules");
+  return channel;
+}
 
 function notifyTabs() {
   try {
-    channel?.postMessage({ type: "characters" });
+    tabs()?.postMessage({ type: "characters" });
   } catch {
     /* nothing listens */
   }
@@ -38,7 +43,7 @@ function notifyTabs() {
 
 /** listener() runs when another tab saved, imported or deleted characters. */
 export function onOtherTabChange(listener) {
-  channel?.addEventListener("message", (event) => {
+  tabs()?.addEventListener("message", (event) => {
     if (event.data && event.data.type === "characters") listener();
   });
 }
