@@ -16,20 +16,44 @@ import { onOtherTab, readJSON, writeJSON } from "./storage.js";
 export const HISTORY_KEY = "pyrules:history";
 const CLEARED_KEY = "pyrules:history-cleared";
 
+function rawText() {
+  try {
+    return window.localStorage.getItem(HISTORY_KEY);
+  } catch {
+    return null;
+  }
+}
+
 const byTimeDesc = (a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0);
 
 export class HistoryStore {
   constructor() {
     this.mine = new Map(); // id -> entry this tab added (re-added if another tab's write lost it)
     this.listeners = new Set();
+    this.lastText = null;
+    this.entries = [];
     this.entries = this.read();
     onOtherTab(HISTORY_KEY, () => this.fromOtherTab());
     onOtherTab(CLEARED_KEY, () => this.fromOtherTab());
   }
 
+  /**
+   * The stored list. When the stored text is the one this tab last wrote or read (no other
+   * tab wrote since), the list in memory is it: no parse, no check (a roll with thousands
+   * kept costs one JSON.stringify, not three passes).
+   */
   read() {
+    const raw = rawText();
+    if (raw !== null && raw === this.lastText) return this.entries;
     const list = readJSON(HISTORY_KEY, { fallback: [], check: CHECKS[HISTORY_KEY] });
-    return Array.isArray(list) ? list : [];
+    const clean = Array.isArray(list) ? list : [];
+    this.lastText = rawText() === raw ? raw : null; // the check may have rewritten it
+    return clean;
+  }
+
+  write(list) {
+    const text = JSON.stringify(list);
+    if (writeJSON(HISTORY_KEY, list, text)) this.lastText = text;
   }
 
   clearedAt() {
@@ -54,7 +78,7 @@ export class HistoryStore {
   apply(change) {
     const changed = change(this.current().list);
     this.entries = changed;
-    writeJSON(HISTORY_KEY, changed);
+    this.write(changed);
     return changed;
   }
 
@@ -89,7 +113,7 @@ export class HistoryStore {
 
   fromOtherTab() {
     const { list, lost } = this.current();
-    if (lost) writeJSON(HISTORY_KEY, list);
+    if (lost) this.write(list);
     this.entries = list;
     for (const listener of this.listeners) listener(list);
   }

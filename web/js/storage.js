@@ -141,13 +141,16 @@ export function readJSON(key, { fallback = null, check = null } = {}) {
   return kept;
 }
 
-/** Store `value` as JSON under `key`; false (and a report) when it could not be written. */
-export function writeJSON(key, value) {
+/**
+ * Store `value` as JSON under `key` (`text`: its JSON, when the caller has it already);
+ * false (and a report) when it could not be written.
+ */
+export function writeJSON(key, value, text = undefined) {
   if (held.has(key)) return false; // its unreadable old value waits to be downloaded
   const storage = local();
   try {
     if (!storage) throw Object.assign(new Error("localStorage unavailable"), { name: "SecurityError" });
-    storage.setItem(key, JSON.stringify(value));
+    storage.setItem(key, text ?? JSON.stringify(value));
   } catch (error) {
     reportWriteFailure(key, error);
     return false;
