@@ -862,6 +862,11 @@ def test(pytest_args: list[str]) -> int:
     lint = [p for p in LINT_PATHS if (ROOT / p).exists()]
     stage("ruff check", run([sys.executable, "-m", "ruff", "check", *lint]).returncode)
     stage("mypy", run([sys.executable, "-m", "mypy"]).returncode)
+    # The JavaScript that needs no browser (tests/js/*.test.js, node's own test runner).
+    log("$ node --test tests/js/")
+    node = subprocess.run(["node", "--test", "tests/js/"], cwd=ROOT, check=False,
+                          env={**os.environ, "PYTHON": sys.executable})
+    stage("node --test", node.returncode)
     code, closing = run_pytest(pytest_args)
     stage("pytest", code)
     return _summary(results, closing)

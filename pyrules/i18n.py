@@ -49,6 +49,16 @@ ERRORS: dict[str, Text] = {
         "La requête n'est pas du JSON valide : {detail}.",
         "The request is not valid JSON: {detail}.",
     ),
+    "too_deep": Text(
+        "La requête imbrique plus de {max} tableaux ou objets : elle n'est pas lue.",
+        "The request nests more than {max} arrays or objects: it is not read.",
+    ),
+    "faces_in_sheet": Text(
+        "Des faces de dés ne peuvent venir que des dés physiques lancés pour ce jet "
+        "(sans graine, toutes les faces saisies) : ces paramètres en contiennent.",
+        "Dice faces can only come from physical dice thrown for this roll "
+        "(no seed, every face typed): these parameters hold some.",
+    ),
     "not_request": Text(
         "La requête doit être un objet JSON.", "The request must be a JSON object."
     ),

@@ -32,6 +32,8 @@
 //   trace(on)            record every request sent to a worker in debug.sent (JSON texts)
 //   info()               {state, restarts, pending, callMs}
 
+import { prepare } from "./guard.js";
+
 const STALL_MS = 90000; // no word from a booting worker for this long counts as a failure
 const CALL_MS = 20000; // no answer for this long while calls are pending: the worker is hung
 const MAX_RESTARTS = 3;
@@ -77,11 +79,13 @@ export class Engine extends EventTarget {
    * @param {URL|string} workerURL
    * @param {object} [options]
    * @param {Function} [options.unavailable]  the (translated) message of an engine_unavailable answer
+   * @param {Function} [options.text]  (key, args) => translated message of an invalid request (guard.js)
    */
-  constructor(workerURL, { unavailable } = {}) {
+  constructor(workerURL, { unavailable, text } = {}) {
     super();
     this.workerURL = workerURL;
     this.unavailableText = unavailable || (() => "engine unavailable");
+    this.messageText = text; // (key, args) => translated text of guard.js's messages
     this.callMs = CALL_MS;
     this.stallMs = STALL_MS;
     this.watchdog = null;
@@ -348,7 +352,14 @@ export class Engine extends EventTarget {
    * watchdog while this call is pending (a long computation).
    */
   call(request, { timeoutMs = 0 } = {}) {
-    const text = typeof request === "string" ? request : JSON.stringify(request);
+    let prepared;
+    try {
+      prepared = prepare(request, this.messageText);
+    } catch {
+      prepared = prepare(request); // a translation failed: English
+    }
+    if (prepared.answer) return Promise.resolve(prepared.answer);
+    const text = prepared.text;
     const id = this.nextId++;
     return new Promise((resolve) => {
       if (this.state === "error") {

@@ -10,6 +10,7 @@
 // engine's `systems` answer (the system's fields and the `table` ops' fields) so they
 // are the same as everywhere else; only the accessories bonus is ours.
 
+import { paramsFit } from "./checks.js";
 import { both } from "./i18n.js";
 
 export const NAME_MAX = 60;
@@ -121,6 +122,11 @@ export function statFields(system, table) {
     .filter(Boolean);
 }
 
+/** The fields a stored entry may hold (everything but faces and placement). */
+function entryFieldsAll(system) {
+  return system.fields.filter((f) => f.type !== "faces" && f.type !== "placement");
+}
+
 /** Params the sheet fills in (so the entry form does not ask for them). */
 function controlled(systemId) {
   const sheet = sheetOf(systemId);
@@ -178,7 +184,9 @@ export function defaultStats(system, table) {
 /** The params of a roll of `entry` by `character`, with an optional situation. */
 export function rollParams(system, character, entry, situation = null) {
   const sheet = sheetOf(system.id);
-  const params = { ...(entry.params || {}) };
+  // A stored sheet never brings dice faces (or a placement) into a roll.
+  const params = {};
+  for (const field of entryFieldsAll(system)) if (entry.params && entry.params[field.name] !== undefined) params[field.name] = entry.params[field.name];
   const stats = character.stats || {};
   const fieldDefault = (name) => system.fields.find((f) => f.name === name)?.default;
   for (const [param, stat] of Object.entries(sheet.set || {})) {
@@ -279,7 +287,11 @@ export function cleanCharacter(raw, systems, table) {
     if (!isPlainObject(item)) return fail("import.entry", vars);
     const label = typeof item.label === "string" ? item.label.trim() : "";
     if (!label || label.length > LABEL_MAX) return fail("import.entryLabel", { ...vars, max: LABEL_MAX });
-    if (item.params !== undefined && !isPlainObject(item.params)) return fail("import.entryParams", { ...vars, label });
+    if (item.params !== undefined && !(isPlainObject(item.params) && paramsFit(system, item.params))) return fail("import.entryParams", { ...vars, label });
+    // No dice faces on a sheet: faces come only from the RNG, or from physical dice typed
+    // for one roll (issue 14: an imported skill with `dice` loaded every quick roll).
+    const loaded = system.fields.find((f) => (f.type === "faces" || f.type === "placement") && item.params?.[f.name] !== undefined && item.params[f.name] !== null);
+    if (loaded) return fail("import.entryFaces", { ...vars, label, field: loaded.name });
     const entry = { id: typeof item.id === "string" && item.id ? item.id.slice(0, 100) : newId("e"), label, params: { ...(item.params || {}) } };
     if (item.sources !== undefined) {
       if (!isPlainObject(item.sources)) return fail("import.entrySources", { ...vars, label });
