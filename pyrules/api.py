@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from . import __version__, table
+from . import __version__, sweep, table
 from .core import (
     SEED_MAX,
     Faces,
@@ -31,7 +31,7 @@ from .stats import chi_square
 
 MAX_REQUEST = 100_000  # characters
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-       "combat", "effort", "luck", "fairness")
+       "combat", "effort", "luck", "fairness", "sweep", "compare")
 FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
@@ -89,6 +89,8 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if op == "combat":
         return combat_json(req, lang)
     system = get_system(req.get("system"))
+    if op in ("sweep", "compare"):  # the GM's tools (pyrules/sweep.py)
+        return sweep.sweep(system, req) if op == "sweep" else sweep.compare(system, req)
     if op == "luck":
         return luck_json(system, req)
     if op == "fairness":
