@@ -20,6 +20,7 @@ import { CombatView } from "./combat.js";
 import { tumble } from "./dice.js";
 import { debounce, h, nextTask, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
 import { Engine } from "./engine.js";
+import { GmTools } from "./gm.js";
 import { randomSeed } from "./fairness.js";
 import { SideForm } from "./forms.js";
 import { entryFrom, History, whoText } from "./history.js";
@@ -112,6 +113,7 @@ function sideUI(side) {
 // ---------------------------------------------------------------------------- engine
 
 const engine = new Engine(new URL("./worker.js", import.meta.url), { unavailable: () => t("engine.unavailable") });
+const gmTools = new GmTools({ call: (request) => engine.call(request) });
 let resolveAppReady;
 const appReady = new Promise((resolve) => {
   resolveAppReady = resolve;
@@ -350,6 +352,7 @@ const refresh = debounce(async () => {
   if (!engineReady || !system) return;
   const sides = state.mode === "oppose" ? SIDES : ["actor"];
   const collected = Object.fromEntries(sides.map((side) => [side, forms[side].collect({ withFaces: false })]));
+  gmTools.update(system, collected.actor);
   const jobs = sides.map(async (side) => {
     const { params, errors } = collected[side];
     if (errors.length) return { side, skipped: true };
@@ -874,6 +877,7 @@ function wire() {
     refresh();
   });
   $("odds-cancel").addEventListener("click", cancelOdds);
+  $("odds").after(gmTools.element);
   $("retry").addEventListener("click", () => {
     bootProgress = 0;
     engine.retry();
