@@ -21,7 +21,7 @@ def open_app(new_app: Any, site: str, size: str, locale: str) -> App:
     app.open()
     if locale.startswith("en"):
         app.page.click("[data-lang=en]")
-        app.page.wait_for_function("document.documentElement.lang === 'en'")
+        app.page.wait_for_function("() => document.documentElement.lang === 'en'")
     return app
 
 
@@ -84,16 +84,16 @@ def test_pool_curve_in_french(new_app: Any, site: str, size: str) -> None:
     assert "(actuel)" in app.page.get_attribute(svg, "aria-valuetext")
     app.page.focus(svg)
     app.page.keyboard.press("ArrowRight")
-    app.page.wait_for_function("document.getElementById('curve-svg').getAttribute('aria-valuenow') === '4'")
+    app.page.wait_for_function("() => document.getElementById('curve-svg').getAttribute('aria-valuenow') === '4'")
     row4 = next(r for r in sweep["rows"] if r["value"] == 4)
     readout = app.page.inner_text("#curve-readout")
     assert "DIFF = 4" in readout and f"{float(Fraction(row4['success'])) * 100:.1f}".replace(".", ",") in readout
     app.page.keyboard.press("End")
-    app.page.wait_for_function("document.getElementById('curve-svg').getAttribute('aria-valuenow') === '9'")
+    app.page.wait_for_function("() => document.getElementById('curve-svg').getAttribute('aria-valuenow') === '9'")
     # A tap picks the value under the finger (the left edge: the first value).
     box = app.page.locator(svg).bounding_box()
     app.page.touchscreen.tap(box["x"] + box["width"] * 0.12, box["y"] + box["height"] / 2)
-    app.page.wait_for_function("document.getElementById('curve-svg').getAttribute('aria-valuenow') === '1'")
+    app.page.wait_for_function("() => document.getElementById('curve-svg').getAttribute('aria-valuenow') === '1'")
     app.page.click(".curve-numbers > summary")
     app.page.locator("#curve-panel").scroll_into_view_if_needed()
     assert app.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
