@@ -178,3 +178,26 @@ def test_pool_comparison_die_against_augmentation(new_app: Any, site: str) -> No
     assert "Augmentations" in app.page.inner_text("#compare-b-error")
     app.screenshot("gm-compare-pool-tablet-portrait-fr")
     app.context.close()
+
+
+def test_stored_tool_settings_are_untrusted(new_app: Any, site: str) -> None:
+    """Wrong shapes under pyrules:gm: what is usable is kept, the rest falls back to the
+    engine's presets, and the page works."""
+    app = open_app(new_app, site, "phone", "fr-FR")
+    app.pick_system("pool")
+    app.page.evaluate(
+        """() => localStorage.setItem('pyrules:gm', JSON.stringify({
+            curve: {open: true, field: {pool: 42, d6: 'difficulty'}},
+            compare: {open: 'yes', choices: {pool: {a: {field: 'pot', delta: '9e99'},
+                                                    b: {field: '__proto__'}}}}}))"""
+    )
+    app.reload()
+    app.pick_system("pool")
+    wait_curve(app, "pool", {}, "diff")  # open as stored; the field 42 was ignored
+    assert not app.page.is_visible("#compare-table")  # "yes" is not true: closed
+    app.page.click("#compare-panel > summary")
+    app.page.wait_for_selector("#compare-table tbody tr")
+    assert app.page.input_value("#compare-a-field") == "pot"
+    assert app.page.input_value("#compare-a-value") == "1"  # the preset, not 9e99
+    assert app.page.input_value("#compare-b-field") == "augmentations"
+    app.context.close()
