@@ -29,6 +29,13 @@ def set_field(app: App, system: str, name: str, value: Any) -> None:
     app.page.fill(app.field("actor", system, name), str(value))
 
 
+def wait_examined(app: App, value: int) -> None:
+    app.page.wait_for_function(
+        "(v) => document.getElementById('curve-svg').getAttribute('aria-valuenow') === v",
+        arg=str(value),
+    )
+
+
 def open_curve(app: App) -> None:
     if not app.page.is_visible("#curve-svg"):
         app.page.click("#curve-panel > summary")
@@ -84,16 +91,17 @@ def test_pool_curve_in_french(new_app: Any, site: str, size: str) -> None:
     assert "(actuel)" in app.page.get_attribute(svg, "aria-valuetext")
     app.page.focus(svg)
     app.page.keyboard.press("ArrowRight")
-    app.page.wait_for_function("() => document.getElementById('curve-svg').getAttribute('aria-valuenow') === '4'")
+    wait_examined(app, 4)
     row4 = next(r for r in sweep["rows"] if r["value"] == 4)
     readout = app.page.inner_text("#curve-readout")
-    assert "DIFF = 4" in readout and f"{float(Fraction(row4['success'])) * 100:.1f}".replace(".", ",") in readout
+    percent = f"{float(Fraction(row4['success'])) * 100:.1f}".replace(".", ",")
+    assert "DIFF = 4" in readout and percent in readout, readout
     app.page.keyboard.press("End")
-    app.page.wait_for_function("() => document.getElementById('curve-svg').getAttribute('aria-valuenow') === '9'")
+    wait_examined(app, 9)
     # A tap picks the value under the finger (the left edge: the first value).
     box = app.page.locator(svg).bounding_box()
     app.page.touchscreen.tap(box["x"] + box["width"] * 0.12, box["y"] + box["height"] / 2)
-    app.page.wait_for_function("() => document.getElementById('curve-svg').getAttribute('aria-valuenow') === '1'")
+    wait_examined(app, 1)
     app.page.click(".curve-numbers > summary")
     app.page.locator("#curve-panel").scroll_into_view_if_needed()
     assert app.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -119,9 +127,11 @@ def test_curves_and_comparison_in_english(new_app: Any, site: str, size: str) ->
     app.screenshot(f"gm-curve-d100-{size}-en")
     # steps: two fields may be swept (from the registry); the bonus is picked.
     app.pick_system("steps")
-    steps = next(s for s in local_handle({"op": "systems"})["result"]["systems"] if s["id"] == "steps")
+    described = local_handle({"op": "systems"})["result"]["systems"]
+    steps = next(s for s in described if s["id"] == "steps")
     app.page.wait_for_function(
-        "(fields) => [...document.querySelectorAll('#curve-field option')].map(o => o.value).join() === fields",
+        "(fields) => [...document.querySelectorAll('#curve-field option')]"
+        ".map(o => o.value).join() === fields",
         arg=",".join(spec["field"] for spec in steps["sweep"]),
     )
     assert len(steps["sweep"]) == 2

@@ -76,24 +76,24 @@ export class ComparePanel {
       this.summary, this.hint, this.choices, this.message, this.verdict, h("div", { class: "gm-table-scroll" }, this.table));
     this.element.addEventListener("toggle", () => {
       this.ui.open = this.element.open;
-      if (this.element.open) this.compute();
+      if (this.element.open && this.system) this.redraw();
     });
   }
 
-  /** The form's roll changed (or the language): recompute when open. */
+  /** The form's roll changed (or the language): redrawn and recomputed when open only. */
   update(system, params, valid) {
-    const changed = system !== this.system;
+    if (system !== this.system) this.table.replaceChildren();
     this.system = system;
     this.params = valid ? params : null;
     this.summary.textContent = t("compare.title");
     this.hint.textContent = t("compare.hint");
+    if (this.element.open) this.redraw();
+  }
+
+  redraw() {
     this.drawChoices();
-    if (!valid) {
-      this.show(t("compare.invalid"));
-      return;
-    }
-    if (changed) this.table.replaceChildren();
-    this.compute();
+    if (!this.params) this.show(t("compare.invalid"));
+    else this.compute();
   }
 
   /** This system's two choices: remembered, else the engine's preset. */
