@@ -235,7 +235,7 @@ export class ComparePanel {
     const rows = system.outcomes.map((o) => {
       const info = outcomeInfo(system, o.id);
       const tr = h("tr", { dataset: { outcome: o.id } },
-        h("th", { scope: "row", class: "compare-tier" }, outcomeIcon(info.icon), h("span", { text: info.label })),
+        h("th", { scope: "row" }, h("span", { class: "compare-tier" }, outcomeIcon(info.icon), h("span", { text: info.label }))),
         cell(result.a, o.id), cell(result.b, o.id), diffCell(result.difference[o.id], result.difference_probabilities[o.id]));
       paint(tr, info);
       return tr;
