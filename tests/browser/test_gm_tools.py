@@ -211,3 +211,19 @@ def test_stored_tool_settings_are_untrusted(new_app: Any, site: str) -> None:
     assert app.page.input_value("#compare-a-value") == "1"  # the preset, not 9e99
     assert app.page.input_value("#compare-b-field") == "augmentations"
     app.context.close()
+
+
+def test_unreadable_tool_settings_are_set_aside_and_told(new_app: Any, site: str) -> None:
+    app = new_app(site)
+    app.page.goto(site + "version.json")  # same origin, before the app ever runs
+    app.page.evaluate("() => localStorage.setItem('pyrules:gm', '{oops')")
+    app.open()
+    stored = app.page.evaluate("() => ({...localStorage})")
+    assert [v for k, v in stored.items() if k.startswith("pyrules:quarantine:pyrules:gm:")] == \
+        ["{oops"]
+    app.page.wait_for_selector("#notice-corrupt")
+    assert "les réglages des outils du MJ" in app.page.inner_text("#notice-corrupt")
+    app.pick_system("pool")
+    open_curve(app)
+    wait_curve(app, "pool", {}, "diff")
+    app.context.close()
