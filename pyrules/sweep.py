@@ -87,8 +87,16 @@ def describe(system: System[Any]) -> dict[str, Any]:
         sweeps.append({"field": spec.field, "step": spec.step,
                        "min": f.min if spec.low is None else spec.low,
                        "max": f.max if spec.high is None else spec.high})
-    a, b = COMPARE[system.id]
-    return {"sweep": sweeps, "compare": {"fields": list(comparable(system)), "a": a, "b": b}}
+    fields = comparable(system)
+    preset = COMPARE.get(system.id)
+    if preset is None and fields:  # a system without a preset: its first setting, +0 / +1
+        f = _field(system, fields[0])
+        preset = (({"field": f.name, "delta": 0}, {"field": f.name, "delta": 1})
+                  if f.kind == "int" else
+                  ({"field": f.name, "value": f.default}, {"field": f.name, "value": f.default}))
+    compare = None if preset is None else {"fields": list(fields), "a": preset[0],
+                                           "b": preset[1]}
+    return {"sweep": sweeps, "compare": compare}
 
 
 # -- the ops ---------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pyrules.registry import SYSTEMS
-from pyrules.sweep import MAX_VALUES, SWEEPS
+from pyrules.sweep import COMPARE, MAX_VALUES, SWEEPS
 from pyrules.systems.pool import successes_weights
 
 from .helpers import err, ok
@@ -28,11 +28,17 @@ def odds(system: str, params: dict[str, Any]) -> dict[str, Any]:
     return ok({"op": "odds", "system": system, "params": params})
 
 
-def test_every_system_has_a_sweep() -> None:
-    assert set(SWEEPS) == set(SYSTEMS)
+DOCUMENTED = ("pool", "d6", "d100", "steps")  # the four systems of the rules documents
+
+
+def test_every_documented_system_has_a_sweep_and_a_comparison() -> None:
+    assert set(DOCUMENTED) <= set(SWEEPS) and set(DOCUMENTED) <= set(COMPARE)
     described = {s["id"]: s for s in ok({"op": "systems"})["systems"]}
     for system, specs in SWEEPS.items():
         assert [d["field"] for d in described[system]["sweep"]] == [s.field for s in specs]
+    for system in described.values():  # any other system is described too (maybe empty)
+        assert isinstance(system["sweep"], list)
+        assert system["compare"] is None or system["compare"]["fields"]
 
 
 @pytest.mark.parametrize(("system", "field"), CASES)
@@ -124,7 +130,7 @@ def test_too_many_values_says_the_limit_in_both_languages() -> None:
 # -- compare ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("system", list(SYSTEMS))
+@pytest.mark.parametrize("system", list(COMPARE))
 def test_compare_is_two_odds_and_their_difference(system: str) -> None:
     spec = next(d for d in ok({"op": "systems"})["systems"] if d["id"] == system)["compare"]
     a, b = dict(PARAMS[system]), dict(PARAMS[system])
@@ -194,3 +200,22 @@ def test_flame_3_claim_in_the_chance_of_success() -> None:
     assert counts[3][0] > 5 * counts[3][1] > 0  # Flame 3: mostly better, not always
     assert counts[6][1] > 0 and counts[7][1] == 0  # Flame 7 (POT 7..20): always better
     assert success(pot=3, flame=3, diff=5, augmentations=1) < success(pot=4, flame=3, diff=5)
+
+
+def test_a_system_without_presets_is_still_described() -> None:
+    from pyrules.sweep import describe
+    from pyrules.systems.d100 import D100System
+    from pyrules.systems.steps import StepsSystem
+
+    class Other(D100System):
+        id = "other"
+
+    class NoSettings(StepsSystem):
+        id = "bare"
+        fields = tuple(f for f in StepsSystem.fields if f.kind == "faces")
+
+    other = describe(Other())
+    assert other["sweep"] == []
+    assert other["compare"]["a"] == {"field": "value", "delta": 0}
+    assert other["compare"]["b"] == {"field": "value", "delta": 1}
+    assert describe(NoSettings()) == {"sweep": [], "compare": None}

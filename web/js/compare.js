@@ -87,6 +87,7 @@ export class ComparePanel {
     this.params = valid ? params : null;
     this.summary.textContent = t("compare.title");
     this.hint.textContent = t("compare.hint");
+    this.element.hidden = !system.compare; // a system with nothing to compare
     if (this.element.open) this.redraw();
   }
 

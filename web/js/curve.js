@@ -150,6 +150,7 @@ export class CurvePanel {
     const kept = this.ui.field[this.system.id];
     if (sweeps.some((spec) => spec.field === kept)) this.select.value = kept;
     this.select.disabled = sweeps.length < 2;
+    this.element.hidden = sweeps.length === 0; // a system with nothing to sweep
     this.answer = null;
     this.cursor = null;
   }
