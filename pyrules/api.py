@@ -13,7 +13,7 @@ from fractions import Fraction
 from itertools import accumulate
 from typing import Any
 
-from . import __version__
+from . import __version__, sweep
 from .core import (
     SEED_MAX,
     Faces,
@@ -40,7 +40,7 @@ MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]")
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-       "combat", "effort", "luck", "fairness")
+       "combat", "effort", "luck", "fairness", "sweep", "compare")
 FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
@@ -109,6 +109,8 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if op == "combat":
         return combat_json(req, lang)
     system = get_system(req.get("system"))
+    if op in ("sweep", "compare"):  # the GM's tools (pyrules/sweep.py)
+        return sweep.sweep(system, req) if op == "sweep" else sweep.compare(system, req)
     if op == "luck":
         return luck_json(system, req)
     if op == "fairness":

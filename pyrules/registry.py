@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import __version__
+from . import __version__, sweep
 from .core import System
 from .systems.d6 import D6System
 from .systems.d6.table import EFFORT_FIELDS
@@ -34,6 +34,7 @@ def describe_system(system: System[Any]) -> dict[str, Any]:
         ],
         "oppose": system.oppose_rule.as_dict(),
         "sheet": system.sheet,
+        **sweep.describe(system),  # "sweep" and "compare"
     }
 
 

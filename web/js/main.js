@@ -21,6 +21,7 @@ import { CharactersView } from "./characters.js";
 import { CombatView } from "./combat.js";
 import { tumble } from "./dice.js";
 import { debounce, h, nextTask, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
+import { GmTools } from "./gm.js";
 import { randomSeed } from "./fairness.js";
 import { SideForm } from "./forms.js";
 import { entryFrom, History, whoText } from "./history.js";
@@ -100,6 +101,7 @@ function sideUI(side) {
 // ---------------------------------------------------------------------------- engine
 
 const engine = new Engine(new URL("./worker.js", import.meta.url), { unavailable: () => t("engine.unavailable"), text: (key, args) => t(key, args) });
+const gmTools = new GmTools({ call: (request) => engine.call(request) });
 let resolveAppReady;
 const appReady = new Promise((resolve) => {
   resolveAppReady = resolve;
@@ -362,6 +364,7 @@ const refresh = debounce(async () => {
   if (!engineReady || !system) return;
   const sides = state.mode === "oppose" ? SIDES : ["actor"];
   const collected = Object.fromEntries(sides.map((side) => [side, forms[side].collect({ withFaces: false })]));
+  gmTools.update(system, collected.actor);
   const jobs = sides.map(async (side) => {
     const { params, errors } = collected[side];
     if (errors.length) return { side, skipped: true };
@@ -917,6 +920,7 @@ function wire() {
     refresh();
   });
   $("odds-cancel").addEventListener("click", cancelOdds);
+  $("odds").after(gmTools.element);
   $("retry").addEventListener("click", () => {
     bootProgress = 0;
     engine.retry();
