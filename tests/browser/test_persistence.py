@@ -134,8 +134,8 @@ def test_clear_history_asks_first(app: App) -> None:
 @pytest.mark.parametrize(
     ("field", "missing", "step", "step_name"),
     [
-        ("info.wheel", "missing-pyrules.whl", "pyrules", "Installation des règles pyrules"),
-        ("info.micropip", "missing-micropip.whl", "micropip", "Installation de micropip"),
+        ("info.wheel", "missing-pyrules.whl", "pyrules", "Installation des règles du jeu"),
+        ("info.micropip", "missing-micropip.whl", "micropip", "Préparation de l’installation"),
     ],
 )
 def test_boot_failure_says_which_step_and_retry_recovers(
