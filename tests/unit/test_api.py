@@ -250,3 +250,19 @@ def test_null_means_default() -> None:
 
 def test_version_op() -> None:
     assert call({"op": "version"}) == {"ok": True, "result": {"version": __version__}}
+
+
+def test_a_field_says_which_field_it_replaces() -> None:
+    """d100: a chosen level replaces the value (forms grey it out, summaries leave it out);
+    no other field replaces anything, and the roll uses the level's score."""
+    systems = {s["id"]: s for s in call({"op": "systems"})["result"]["systems"]}
+    replacing = {
+        (sid, f["name"]): f["replaces"]
+        for sid, s in systems.items()
+        for f in s["fields"]
+        if "replaces" in f
+    }
+    assert replacing == {("d100", "level"): "value"}
+    params = {"level": "master", "value": 45}
+    result = call({"op": "roll", "system": "d100", "params": params, "seed": 1})["result"]
+    assert result["value"] == 75

@@ -63,6 +63,7 @@ function finalFaces(result) {
  */
 export function sameRoll(a, b) {
   if (a.seed === null || a.seed === undefined || a.seed !== b.seed) return false;
+  if (a.combat || b.combat) return false; // each combat action changes the fight: its own entry
   if (a.system !== b.system || a.mode !== b.mode) return false;
   const key = (e) => JSON.stringify(e.mode === "oppose" ? [e.actor, e.opponent] : e.params);
   return key(a) === key(b);
