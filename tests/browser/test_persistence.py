@@ -49,7 +49,9 @@ def test_history_survives_a_reload_and_replays(app: App) -> None:
     # "Revoir" shows the pool roll again: same seed, same outcome, not recorded twice.
     shown = app.shown()
     page.click("#history .history-entry >> nth=1 >> .history-replay")
-    page.wait_for_function("(n) => Number(document.getElementById('result').dataset.shown) > n", arg=shown)
+    page.wait_for_function(
+        "(n) => Number(document.getElementById('result').dataset.shown) > n", arg=shown
+    )
     assert page.is_checked("#system-pool")
     assert page.get_attribute("#result .result-card", "data-outcome") == expected[1]["outcome"]
     assert page.is_hidden("#replay-add")

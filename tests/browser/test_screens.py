@@ -126,6 +126,13 @@ def test_faces_typed_one_after_another_and_no_damage_zero(app: App) -> None:
     app.set_seed(seed)
     app.roll()
     assert page.locator("#result .number[data-key=damage]").count() == 0
+    # A setting left at "none" says nothing: no "Avantage ou handicap : Aucun" in the line.
+    page.wait_for_function(
+        "(s) => JSON.parse(localStorage.getItem('pyrules:history'))[0].seed === s", arg=seed
+    )
+    summary = page.text_content("#history .history-entry >> nth=0 >> .history-summary")
+    assert "Seuil de l'aptitude 12" in summary
+    assert "Avantage" not in summary and "Aucun" not in summary
 
 
 def test_empty_pot_drops_the_old_odds_and_focus_stays_after_a_roll(app: App) -> None:

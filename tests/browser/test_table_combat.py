@@ -242,8 +242,14 @@ def test_skirmish_hero_is_not_wounded_and_extras_are_knocked_out(app: App) -> No
     assert page.input_value("#combat-target") == page.get_attribute(fighter("Sbire"), "data-id")
     assert "Sbire (hors de combat)" in targets
     # The outcome and both sides' Ardeur bars are together on the action panel.
-    after_rows = page.eval_on_selector_all("#combat-after li", "ls => ls.map(l => l.dataset.ardeur)")
+    after_rows = page.eval_on_selector_all(
+        "#combat-after li", "ls => ls.map(l => l.dataset.ardeur)"
+    )
     assert after_rows == [str(after["Aldric"]), str(after["Sbire"])]
+    # Each total with its parts, as the engine gives them ("D8 : 4, bonus +2, total 6.").
+    for side, roll in zip(("actor", "opponent"), result["rolls"], strict=True):
+        parts = page.text_content(f"#combat-last .combat-roll[data-side={side}] .combat-roll-parts")
+        assert parts == roll["explanation"][0]
     # The action is in the History like any roll: who acted, the dice, the verdict.
     entry = page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history'))[0]")
     assert entry["combat"] == "skirmish" and entry["mode"] == "oppose"

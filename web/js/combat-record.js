@@ -78,3 +78,10 @@ export function ardeurAfter(fight, line) {
   }
   return rows.length ? h("ul", { class: "combat-after", id: "combat-after", "aria-label": t("combat.after") }, rows) : null;
 }
+
+/** The engine's own line giving a side's total as its parts ("D10 : 3, bonus +2, total 5"), by language. */
+export function partsOf(roll) {
+  const lines = roll.explanations;
+  if (!lines || typeof lines !== "object") return null;
+  return Object.fromEntries(Object.entries(lines).map(([code, list]) => [code, Array.isArray(list) ? String(list[0] ?? "") : ""]));
+}

@@ -8,7 +8,7 @@
 // marked, a log line is kept, and every change can be undone (a stack of previous
 // states). The fight lives in localStorage, so a reload does not lose it.
 
-import { ardeurAfter, combatEntry, turnWarning } from "./combat-record.js";
+import { ardeurAfter, combatEntry, partsOf, turnWarning } from "./combat-record.js";
 import { createDie, setFace } from "./dice.js";
 import { h, storageGet, storageSet } from "./dom.js";
 import { SideForm } from "./forms.js";
@@ -310,7 +310,7 @@ export class CombatView {
       knockedOut: [result.actor.knocked_out && before.actor > 0 ? actor.name : null, result.opponent.knocked_out && before.target > 0 ? target.name : null].filter(Boolean),
       seed: result.seed,
       explanations: result.explanations,
-      rolls: result.rolls.map((roll) => ({ sides: roll.dice.map((d) => d.sides), faces: roll.dice.map((d) => d.final), tags: roll.dice.map((d) => d.tags), total: roll.total, bonus: roll.params.bonus })),
+      rolls: result.rolls.map((roll) => ({ sides: roll.dice.map((d) => d.sides), faces: roll.dice.map((d) => d.final), tags: roll.dice.map((d) => d.tags), total: roll.total, bonus: roll.params.bonus, parts: partsOf(roll) })),
     };
     this.fight.log.unshift(entry);
     this.last = entry;
@@ -604,6 +604,7 @@ export class CombatView {
         h("p", { class: "combat-roll-name", text: names[i] }),
         h("div", { class: "combat-roll-dice" }, dice),
         h("p", { class: "combat-roll-total", text: t("combat.total", { total: roll.total }) }),
+        roll.parts ? h("p", { class: "combat-roll-parts", text: pick(roll.parts) }) : null,
       );
     });
     box.dataset.winner = entry.winner;

@@ -9,7 +9,7 @@
 import { h } from "./dom.js";
 import { addStrings, formatSigned, formatTime, pick, t } from "./i18n.js";
 import { formatPercent } from "./odds.js";
-import { tierBadge } from "./result.js";
+import { tierBadge } from "./result.js"; // also adds "result.gap"
 
 addStrings({
   fr: {
@@ -79,7 +79,8 @@ export function renderHistoryEntry(history, entry, { onAgain, onReview, onShare 
   const review = button("history-replay", t("history.review"), t("history.reviewLabel", { time }), onReview, !system);
   const share = button("history-share", t("share.button"), t("share.label", { time }), (e, node) => onShare?.(e, node), !system || !onShare);
   const badge = entry.mode === "oppose" || !system ? h("span", { class: ["tier-badge", "tier-badge--plain"], text: history.outcomeLabel(entry) }) : tierBadge(system, entry.outcome);
-  const meta = [h("span", { text: `${t("result.margin")} ${entry.mode === "oppose" ? entry.margin : formatSigned(entry.margin)}` })];
+  // An opposition is judged by its gap ("Écart", as on its result card), a roll by its margin.
+  const meta = [h("span", { text: entry.mode === "oppose" ? `${t("result.gap")} ${entry.margin}` : `${t("result.margin")} ${formatSigned(entry.margin)}` })];
   meta.push(h("span", { text: entry.seed !== null && entry.seed !== undefined ? `${t("result.seed")} ${entry.seed}` : t("result.physical") }));
   const success = entry.mode === "oppose" ? null : percent(entry.success);
   if (success !== null) meta.push(h("span", { class: "history-success", title: t("history.successTitle"), text: t("history.successShort", { percent: formatPercent(success) }) }));
