@@ -234,3 +234,33 @@ def test_history_entry_text_has_room_on_ipad_portrait(new_app: Any, site: str) -
         app.screenshot("screens-history-portrait")
     finally:
         app.context.close()
+
+
+def test_english_words_for_the_same_screens(app: App) -> None:
+    page = app.page
+    app.pick_system("pool")
+    page.fill(app.field("actor", "pool", "pot"), "5")
+    app.set_seed(21)
+    app.roll()
+    page.wait_for_function(
+        "() => typeof JSON.parse(localStorage.getItem('pyrules:history'))[0].luck === 'number'"
+    )
+    page.click("button[data-lang=en]")
+    try:
+        entry = "#history .history-entry >> nth=0"
+        labels = page.locator(f"{entry} >> .history-buttons button").all_text_contents()
+        assert labels == ["Roll again", "Show again", "Share"]
+        assert page.text_content(f"{entry} >> .history-luck").startswith("luck rank ")
+        assert page.text_content(f"{entry} >> .history-success").startswith("success ")
+        assert page.text_content(f"{entry} >> .history-faces").startswith("Dice: ")
+        said = page.evaluate(
+            """async () => (await import('./js/i18n.js')).t('combat.turnOf',
+                {name: 'Aëlys', round: 1})"""
+        )
+        assert said == "Round 1: Aëlys’s turn."
+        page.fill(app.field("actor", "pool", "pot"), "")
+        page.wait_for_selector("#odds-incomplete")
+        assert page.text_content("#odds-incomplete") == "Fill in the fields to see the odds."
+        page.fill(app.field("actor", "pool", "pot"), "5")
+    finally:
+        page.click("button[data-lang=fr]")

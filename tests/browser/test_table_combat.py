@@ -258,6 +258,11 @@ def test_skirmish_hero_is_not_wounded_and_extras_are_knocked_out(app: App) -> No
     assert [entry["actorFaces"], entry["opponentFaces"]] == [
         [d["final"] for d in roll["dice"]] for roll in result["rolls"]
     ]
+    # ... and in the Statistics: each side's luck rank is recorded for it.
+    page.wait_for_function(
+        """() => { const e = JSON.parse(localStorage.getItem('pyrules:history'))[0];
+                   return [e.actorLuck, e.opponentLuck].every(l => typeof l === 'number'); }"""
+    )
     shown = page.text_content("#history .history-entry >> nth=0 >> .history-kind")
     assert shown == "Combat · Escarmouche"
     # Aldric has acted this round: acting again is flagged, not refused.
