@@ -38,6 +38,9 @@ def test_opposed_roll_puts_what_decided_first(app: App) -> None:
         card = "#result .result-card--oppose"
         # The engine's comparison, in the system's terms, right under the winner.
         assert page.text_content(f"{card} .oppose-decides") == answer["explanation"][0]
+        # ... and not said a second time at the bottom when it is the whole explanation.
+        assert len(answer["explanation"]) == 1
+        assert page.locator(f"{card} > details.explanation").count() == 0
         # One margin on the card: the gap of the opposition, under its own name.
         labels = page.eval_on_selector_all(
             f"{card} .number--margin dt", "ns => ns.map(n => n.textContent)"

@@ -75,7 +75,8 @@ export function renderHistoryEntry(history, entry, { onAgain, onReview, onShare 
   };
   // A combat action is replayed by the combat tracker, not from here (Ardeur, turn order).
   const combat = typeof entry.combat === "string" ? entry.combat : null;
-  const again = button("history-again", t("history.again"), t("history.againLabel", { time }), onAgain, !system || Boolean(combat));
+  const again = button("history-again", t("history.again"), t("history.againLabel", { time }), onAgain, !system);
+  again.hidden = Boolean(combat);
   const review = button("history-replay", t("history.review"), t("history.reviewLabel", { time }), onReview, !system);
   const share = button("history-share", t("share.button"), t("share.label", { time }), (e, node) => onShare?.(e, node), !system || !onShare);
   const badge = entry.mode === "oppose" || !system ? h("span", { class: ["tier-badge", "tier-badge--plain"], text: history.outcomeLabel(entry) }) : tierBadge(system, entry.outcome);

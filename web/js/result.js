@@ -247,7 +247,9 @@ export function renderOppose(system, result, { names } = {}) {
       ),
     );
   }
-  card.append(explanation(result) || "", meta({ seed: result.seed ?? result.actor.seed, physical: result.physical ?? result.actor.physical }));
+  // The whole explanation only when it says more than the line already on top.
+  const lines = (result.explanations && pick(result.explanations)) || result.explanation || [];
+  card.append(lines.length > 1 ? explanation(result) : "", meta({ seed: result.seed ?? result.actor.seed, physical: result.physical ?? result.actor.physical }));
   const announce = t("result.announceOppose", { winner: winnerText, margin: result.margin });
   return { element: card, dice: animated, announce };
 }
