@@ -60,6 +60,9 @@ class Field:
     optional: bool = False
     group: str = "main"
     pattern: str | None = field(default=None, compare=False)
+    #: The field whose value this one replaces when it is set (d100: a level replaces the
+    #: value), so that forms and summaries show only what the roll uses.
+    replaces: str | None = None
     #: int fields only: names of some values (e.g. the nine DIFF steps), shown by the form.
     steps: tuple[Choice, ...] = ()
 
@@ -74,6 +77,8 @@ class Field:
         }
         if self.help is not None:
             out["help"] = self.help.as_dict()
+        if self.replaces is not None:
+            out["replaces"] = self.replaces
         if self.kind in ("int", "faces", "placement", "list"):
             out["min"] = self.min
             out["max"] = self.max

@@ -48,12 +48,23 @@ def test_history_survives_a_reload_and_replays(app: App) -> None:
     assert page.text_content("#history-count") == "2 jet(s)"
     # The selected system and the mode were remembered too.
     assert page.is_checked("#system-d100")
-    # Replay the pool roll: same seed, same outcome, a third entry.
+    # "Revoir" shows the pool roll again: same seed, same outcome, not recorded twice.
+    shown = app.shown()
     page.click("#history .history-entry >> nth=1 >> .history-replay")
-    page.wait_for_function("() => document.querySelectorAll('#history .history-entry').length == 3")
+    page.wait_for_function(
+        "(n) => Number(document.getElementById('result').dataset.shown) > n", arg=shown
+    )
     assert page.is_checked("#system-pool")
     assert page.get_attribute("#result .result-card", "data-outcome") == expected[1]["outcome"]
-    assert entries(app)[0]["seed"] == "31"
+    assert page.is_hidden("#replay-add")
+    assert len(entries(app)) == 2
+    # "Relancer" is a new roll with the same settings: a third entry, with its own seed.
+    app.set_seed(33)
+    page.click("#history .history-entry >> nth=1 >> .history-again")
+    page.wait_for_function("() => document.querySelectorAll('#history .history-entry').length == 3")
+    assert page.is_checked("#system-pool")
+    assert entries(app)[0]["seed"] == "33"
+    assert entries(app)[0]["summary"] == "POT 6 · DIFF 4"
 
 
 def test_history_exports_json_and_csv(app: App) -> None:
@@ -136,8 +147,8 @@ def test_clear_history_asks_first(app: App) -> None:
 @pytest.mark.parametrize(
     ("field", "missing", "step", "step_name"),
     [
-        ("String(w.url)", "missing-pyrules.whl", "pyrules", "Installation des règles pyrules"),
-        ("info.micropip", "missing-micropip.whl", "micropip", "Installation de micropip"),
+        ("String(w.url)", "missing-pyrules.whl", "pyrules", "Installation des règles du jeu"),
+        ("info.micropip", "missing-micropip.whl", "micropip", "Préparation de l’installation"),
     ],
 )
 def test_boot_failure_says_which_step_and_retry_recovers(

@@ -278,6 +278,9 @@ def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
         page.wait_for_selector(f"#efforts[data-available='{left}']")
         wait_history(app, before + 1)
         before += 1
+        # The sheet's own "efforts used" figure follows at once, not after a reload.
+        used = "#char-detail .sheet-stat[data-stat=efforts_used] dd"
+        assert page.text_content(used) == str(2 - left)
     entry = history_entries(app)[0]
     assert entry["params"]["effort"] is True
     assert len(page.locator("#quick-result .die-cell").all()) == 2  # effort: one more d6
@@ -287,6 +290,9 @@ def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
     page.locator("#quick-error").wait_for(state="visible")
     message = local_handle({"op": "effort", "params": {"flame": 2, "used": 2, "action": "use"}})
     assert page.text_content("#quick-error") == message["error"]["message"]
+    # The refused effort's error is not shown over the previous roll's result.
+    assert page.locator("#quick-result .die-cell").count() == 0
+    assert page.get_attribute("#quick-result", "data-outcome") is None
     page.wait_for_timeout(200)
     assert len(history_entries(app)) == before
     # A night's rest gives them back (and survives a reload).

@@ -235,9 +235,39 @@ def test_skirmish_hero_is_not_wounded_and_extras_are_knocked_out(app: App) -> No
     assert sbire_row.locator(".tag--out").text_content() == "Hors de combat"
     text = page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-text")
     assert "Aldric n’est pas blessé." in text and "Sbire est hors de combat." in text
-    # A knocked-out participant can no longer be picked.
+    # A knocked-out participant can no longer be picked, except the one just fought, who
+    # stays in "Contre qui" (marked out) rather than the list jumping to someone else.
     targets = page.eval_on_selector_all("#combat-target option", "os => os.map(o => o.textContent)")
     assert "Sbire" not in targets
+    assert page.input_value("#combat-target") == page.get_attribute(fighter("Sbire"), "data-id")
+    assert "Sbire (hors de combat)" in targets
+    # The outcome and both sides' Ardeur bars are together on the action panel.
+    after_rows = page.eval_on_selector_all(
+        "#combat-after li", "ls => ls.map(l => l.dataset.ardeur)"
+    )
+    assert after_rows == [str(after["Aldric"]), str(after["Sbire"])]
+    # Each total with its parts, as the engine gives them ("D8 : 4, bonus +2, total 6.").
+    for side, roll in zip(("actor", "opponent"), result["rolls"], strict=True):
+        parts = page.text_content(f"#combat-last .combat-roll[data-side={side}] .combat-roll-parts")
+        assert parts == roll["explanation"][0]
+    # The action is in the History like any roll: who acted, the dice, the verdict.
+    entry = page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history'))[0]")
+    assert entry["combat"] == "skirmish" and entry["mode"] == "oppose"
+    assert entry["actorWho"]["name"] == "Aldric" and entry["opponentWho"]["name"] == "Sbire"
+    assert entry["outcome"] == result["winner"] and entry["seed"] == seed
+    assert [entry["actorFaces"], entry["opponentFaces"]] == [
+        [d["final"] for d in roll["dice"]] for roll in result["rolls"]
+    ]
+    # ... and in the Statistics: each side's luck rank is recorded for it.
+    page.wait_for_function(
+        """() => { const e = JSON.parse(localStorage.getItem('pyrules:history'))[0];
+                   return [e.actorLuck, e.opponentLuck].every(l => typeof l === 'number'); }"""
+    )
+    shown = page.text_content("#history .history-entry >> nth=0 >> .history-kind")
+    assert shown == "Combat · Escarmouche"
+    # Aldric has acted this round: acting again is flagged, not refused.
+    page.select_option("#combat-actor", label="Aldric")
+    assert page.text_content("#combat-warning") == "Aldric a déjà agi pendant ce round."
 
 
 def test_turns_rounds_reorder_and_undo(app: App) -> None:

@@ -146,7 +146,18 @@ def test_replay_link_in_a_fresh_page_shows_the_same_roll_marked_as_replay(app: A
     assert page.input_value(app.field("actor", "pool", "pot")) == "8"
     page.wait_for_timeout(300)
     assert len(history(app)) == count
-    # Only when asked.
+    # This device already has that roll: asking to add it does not add it twice.
+    page.click("#replay-add")
+    assert page.is_disabled("#replay-add")
+    assert page.text_content("#replay-add") == "Déjà dans l’historique"
+    assert len(history(app)) == count
+    # On a device that does not have it (here: the history cleared), only when asked.
+    page.click("#clear-history")
+    page.click("#confirm-clear-button")
+    page.wait_for_selector("#history .history-empty")
+    app.reload()
+    page.wait_for_selector("#result .replay-badge")
+    count = len(history(app))
     page.click("#replay-add")
     assert page.is_disabled("#replay-add")
     assert page.text_content("#replay-add") == "Ajouté à l’historique"
@@ -221,7 +232,14 @@ def test_luck_is_stored_with_each_roll(app: App) -> None:
             assert entry["luck"] == expected_luck(entry["system"], entry["params"], entry["margin"])
     luck = history(app)[-1]["luck"]
     meta = app.page.text_content("#history .history-entry >> nth=-1 >> .history-meta")
-    assert meta.endswith(f"chance {round(luck * 100)} %")
+    # Two ideas, two words: the luck rank, and the chance of success from the exact odds.
+    assert meta.endswith(f"rang de chance {round(luck * 100)} %")
+    entry = history(app)[-1]
+    odds = local_handle({"op": "odds", "system": entry["system"], "params": entry["params"]})
+    assert entry["success"] == odds["result"]["success_probability"]
+    success = app.page.text_content("#history .history-entry >> nth=-1 >> .history-success")
+    figure = f"{entry['success'] * 100:.1f}".replace(".", ",")
+    assert success == f"réussite {figure}\u00a0%"
 
 
 def test_session_statistics_counts_and_chart(app: App) -> None:

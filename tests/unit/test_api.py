@@ -261,6 +261,22 @@ def test_version_op() -> None:
     assert call({"op": "version"}) == {"ok": True, "result": {"version": __version__}}
 
 
+def test_a_field_says_which_field_it_replaces() -> None:
+    """d100: a chosen level replaces the value (forms grey it out, summaries leave it out);
+    no other field replaces anything, and the roll uses the level's score."""
+    systems = {s["id"]: s for s in call({"op": "systems"})["result"]["systems"]}
+    replacing = {
+        (sid, f["name"]): f["replaces"]
+        for sid, s in systems.items()
+        for f in s["fields"]
+        if "replaces" in f
+    }
+    assert replacing == {("d100", "level"): "value"}
+    params = {"level": "master", "value": 45}
+    result = call({"op": "roll", "system": "d100", "params": params, "seed": 1})["result"]
+    assert result["value"] == 75
+
+
 def test_deep_nesting_is_refused_before_parsing() -> None:
     # 5,000 "[" overflowed the wasm stack of Pyodide (a fatal error, not a RecursionError).
     nested = '{"op":"roll","params":' + "[" * 40 + "]" * 40 + "}"

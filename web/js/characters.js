@@ -572,6 +572,9 @@ export class CharactersView {
     try {
       const effort = await this.effortFor(character, params);
       if (!effort.ok) {
+        // The refusal replaces the last roll's result: it must not read as this roll's.
+        this.quickResult.replaceChildren();
+        delete this.quickResult.dataset.outcome;
         flash(this.quickError, effort.message, "error");
         this.ctx.announce(effort.message);
         return;
@@ -611,13 +614,16 @@ export class CharactersView {
     }
   }
 
-  /** Redraw the efforts box after one was spent (keeps the result area). */
+  /** Redraw the efforts box and the sheet's "used" figure after one was spent (keeps the result area). */
   renderAfterEffort() {
     const character = this.selected;
     const old = document.getElementById("efforts");
     if (!character || !old) return;
     const fresh = this.renderEfforts(character, this.system(character.system));
     old.replaceWith(fresh);
+    const state = effortState(character);
+    const used = this.root.querySelector(`.sheet-stat[data-stat="${state.usedKey}"] dd`);
+    if (used) used.textContent = String(character.stats[state.usedKey] ?? 0);
   }
 
   // -------------------------------------------------------------------------- storage helpers

@@ -8,6 +8,7 @@
 // marked, a log line is kept, and every change can be undone (a stack of previous
 // states). The fight lives in localStorage, so a reload does not lose it.
 
+import { ardeurAfter, combatEntry, partsOf, turnWarning } from "./combat-record.js";
 import { createDie, setFace } from "./dice.js";
 import { h, storageGet, storageSet } from "./dom.js";
 import { SideForm } from "./forms.js";
@@ -214,6 +215,7 @@ export class CombatView {
     this.fight.round = round;
     this.action.actor = null;
     this.action.target = null;
+    this.keptTarget = null;
     this.changed(t("combat.turnOf", { name: list[turn].name, round }), "#combat-next");
   }
 
@@ -307,6 +309,8 @@ export class CombatView {
       concede: request.params.concede,
       actor: actor.name,
       target: target.name,
+      actorId: actor.id,
+      targetId: target.id,
       actorSkill: actorSkill.label,
       targetSkill: kind === "ranged" ? null : targetSkill.label,
       winner: result.winner,
@@ -318,12 +322,15 @@ export class CombatView {
       knockedOut: [result.actor.knocked_out && before.actor > 0 ? actor.name : null, result.opponent.knocked_out && before.target > 0 ? target.name : null].filter(Boolean),
       seed: result.seed,
       explanations: result.explanations,
-      rolls: result.rolls.map((roll) => ({ sides: roll.dice.map((d) => d.sides), faces: roll.dice.map((d) => d.final), tags: roll.dice.map((d) => d.tags), total: roll.total, bonus: roll.params.bonus })),
+      rolls: result.rolls.map((roll) => ({ sides: roll.dice.map((d) => d.sides), faces: roll.dice.map((d) => d.final), tags: roll.dice.map((d) => d.tags), total: roll.total, bonus: roll.params.bonus, parts: partsOf(roll) })),
     };
     this.fight.log.unshift(entry);
     this.last = entry;
-    if (target.ardeur <= 0) this.action.target = null;
+    // "Contre qui" stays on the one just fought, even knocked out (a skirmish puts the extras out).
+    this.keptTarget = target.id;
     this.save();
+    const record = combatEntry({ request, result, actor, target, actorSkill, targetSkill });
+    if (this.ctx.history.add(record.entry)) this.ctx.recordLuck(record.entry, record.luckResult);
     this.render();
     this.ctx.announce(this.logText(entry).join(" "));
     document.getElementById("combat-resolve")?.focus();
@@ -506,7 +513,8 @@ export class CombatView {
       this.action.actor = current && current.ardeur > 0 ? current.id : standing[0]?.id ?? null;
     }
     const target = this.participant(this.action.target);
-    if (!target || target.ardeur <= 0 || target.id === this.action.actor) {
+    const kept = (p) => p.ardeur > 0 || p.id === this.keptTarget;
+    if (!target || !kept(target) || target.id === this.action.actor) {
       this.action.target = standing.find((p) => p.id !== this.action.actor)?.id ?? null;
     }
     const select = (id, value, options, onChange) => {
@@ -525,7 +533,8 @@ export class CombatView {
       this.render();
       document.getElementById("combat-actor")?.focus();
     });
-    const targetSelect = select("combat-target", this.action.target, standing.filter((p) => p.id !== this.action.actor).map((p) => [p.id, p.name]), (v) => {
+    const targets = this.fight.participants.filter((p) => p.id !== this.action.actor && kept(p));
+    const targetSelect = select("combat-target", this.action.target, targets.map((p) => [p.id, p.ardeur > 0 ? p.name : t("combat.outShort", { name: p.name })]), (v) => {
       this.action.target = v;
       this.action.targetSkill = AUTO;
       this.render();
@@ -565,6 +574,7 @@ export class CombatView {
     resolve.disabled = !actor || !targetP;
     resolve.addEventListener("click", () => this.resolve());
     this.error = h("p", { class: "form-error", id: "combat-error", role: "alert", hidden: true });
+    const warning = actor ? turnWarning(this.fight, actor.id) : "";
     const hint = t(`combat.hint.${this.action.kind}`);
     return h(
       "section",
@@ -581,6 +591,7 @@ export class CombatView {
       h("p", { class: "panel-hint combat-kind-hint", text: hint }),
       concedeBox,
       h("div", { class: "combat-pick" }, skillSelect("actor", actor), this.action.kind === "ranged" ? null : skillSelect("target", targetP)),
+      warning ? h("p", { class: "combat-warning", id: "combat-warning", role: "status", text: warning }) : null,
       resolve,
       this.error,
       this.renderLast(),
@@ -605,12 +616,14 @@ export class CombatView {
         h("p", { class: "combat-roll-name", text: names[i] }),
         h("div", { class: "combat-roll-dice" }, dice),
         h("p", { class: "combat-roll-total", text: t("combat.total", { total: roll.total }) }),
+        roll.parts ? h("p", { class: "combat-roll-parts", text: pick(roll.parts) }) : null,
       );
     });
     box.dataset.winner = entry.winner;
     box.append(
       h("div", { class: "combat-rolls" }, sides),
       h("ul", { class: "combat-last-text" }, this.logText(entry).map((line) => h("li", { text: line }))),
+      ardeurAfter(this.fight, entry) || "",
     );
     return box;
   }

@@ -5,6 +5,7 @@
 // labels, help, bounds and default. A new system in the engine needs no JavaScript.
 
 import { h } from "./dom.js";
+import { emptyChoice, facesText, replacedFields } from "./fieldlinks.js";
 import { lang, pick, t } from "./i18n.js";
 import { stepName } from "./stepnames.js";
 
@@ -81,6 +82,19 @@ export class SideForm {
       parts.push(details);
     }
     this.element.replaceChildren(...parts);
+    this.applyReplaces();
+  }
+
+  /** Grey out a field that a set one replaces (d100: the value, once a level is chosen). */
+  applyReplaces() {
+    const replaced = replacedFields(this.system, this.values);
+    for (const [name, entry] of this.controls) {
+      if (entry.field.type === "faces") continue;
+      const off = replaced.has(name);
+      entry.wrapper.classList.toggle("is-replaced", off);
+      for (const input of entry.inputs) input.disabled = off;
+      for (const button of entry.wrapper.querySelectorAll("button.step")) button.disabled = off;
+    }
   }
 
   renderField(field) {
@@ -95,6 +109,7 @@ export class SideForm {
     const change = (value) => {
       this.values[field.name] = value;
       this.clearError(field.name);
+      if (field.replaces) this.applyReplaces();
       this.onInput(this.side, field.name);
     };
 
@@ -282,7 +297,8 @@ export class SideForm {
           errors.push({ field: field.name, message: t("form.facesRequired") });
           continue;
         }
-        params[field.name] = text;
+        const box = this.controls.get(field.name).inputs[0];
+        params[field.name] = facesText(text, Number(box.dataset.count), Number(box.dataset.sides));
       } else if (field.type === "bool") {
         params[field.name] = Boolean(raw);
       } else if (field.type === "int") {
@@ -376,10 +392,11 @@ export class SideForm {
 /** "POT 6 · DIFF 4 · Effort" — a short summary of params for the history. */
 export function summarize(system, params) {
   const parts = [];
+  const replaced = replacedFields(system, params);
   for (const field of system.fields) {
-    if (!isFormField(field) || field.type === "faces" || !(field.name in params)) continue;
+    if (!isFormField(field) || field.type === "faces" || !(field.name in params) || replaced.has(field.name)) continue;
     const value = params[field.name];
-    if (value === null || value === "" || value === undefined || (Array.isArray(value) && !value.length)) continue;
+    if (value === null || value === "" || value === undefined || (Array.isArray(value) && !value.length) || emptyChoice(field, value)) continue;
     const neutral = field.default === 0 || field.default === false || field.default === "" || field.default === null;
     if ((field.group === "advanced" || neutral) && value === field.default) continue;
     if (field.type === "bool") {

@@ -9,10 +9,10 @@
 import { paramsFit } from "./checks.js";
 import { csvCell } from "./csv.js";
 import { h } from "./dom.js";
-import { addStrings, formatSigned, formatTime, lang, pick, t } from "./i18n.js";
+import { addStrings, lang, pick, t } from "./i18n.js";
 import { summarize } from "./forms.js";
+import { renderHistoryEntry } from "./history-entry.js";
 import { HISTORY_KEY, HistoryStore } from "./history-store.js";
-import { tierBadge } from "./result.js";
 import { setAside } from "./storage.js";
 import { download, stamp } from "./ui.js";
 
@@ -47,6 +47,8 @@ export function entryFrom(request, result, extra = {}) {
       margin: result.margin,
       seed: result.seed ?? result.actor.seed ?? null,
       physical: Boolean(result.physical ?? result.actor.physical),
+      actorFaces: finalFaces(result.actor),
+      opponentFaces: finalFaces(result.opponent),
     };
   }
   return {
@@ -57,8 +59,27 @@ export function entryFrom(request, result, extra = {}) {
     margin: result.margin,
     seed: result.seed ?? null,
     physical: Boolean(result.physical),
+    faces: finalFaces(result),
     ...(result.extreme !== undefined ? { extreme: result.extreme } : {}),
   };
+}
+
+/** The faces a roll's dice show (after any placement), for the history line. */
+function finalFaces(result) {
+  return Array.isArray(result?.dice) ? result.dice.map((d) => d.final) : undefined;
+}
+
+/**
+ * The same roll: same system, mode, seed and params. A seeded roll is fully given by
+ * them, so a second entry would count it twice (Statistics). Rolls of physical dice
+ * have no seed: two of them are two rolls, even with the same faces.
+ */
+export function sameRoll(a, b) {
+  if (a.seed === null || a.seed === undefined || a.seed !== b.seed) return false;
+  if (a.combat || b.combat) return false; // each combat action changes the fight: its own entry
+  if (a.system !== b.system || a.mode !== b.mode) return false;
+  const key = (e) => JSON.stringify(e.mode === "oppose" ? [e.actor, e.opponent] : e.params);
+  return key(a) === key(b);
 }
 
 /** "Alice (Épée)" for a {name, label} of who rolled. */
@@ -68,11 +89,12 @@ export function whoText(who) {
 }
 
 export class History {
-  constructor({ list, count, systems, onReplay, onShare }) {
+  constructor({ list, count, systems, onAgain, onReview, onShare }) {
     this.list = list;
     this.count = count;
     this.systems = systems; // () => systems description list
-    this.onReplay = onReplay;
+    this.onAgain = onAgain; // a new roll with the entry's settings
+    this.onReview = onReview; // the same roll shown again, not recorded
     this.onShare = onShare;
     this.listeners = new Set();
     this.shown = PAGE;
@@ -106,8 +128,10 @@ export class History {
     return (this.systems() || []).find((s) => s.id === id);
   }
 
+  /** Record a roll; false when it is already there (the same answer, or the same seeded roll). */
   add(entry) {
-    if (!this.store.add(entry)) return; // one entry per answer, never twice
+    if (this.entries.some((e) => sameRoll(e, entry))) return false; // the same seeded roll: never twice
+    if (!this.store.add(entry)) return false; // one entry per answer, never twice
     if (this.entries.length > this.shown) this.shown += 1; // the same older rolls stay drawn
     this.notify();
     const empty = this.list.querySelector(".history-empty");
@@ -115,6 +139,7 @@ export class History {
     const item = this.draw(entry);
     if (item) this.list.prepend(item);
     this.updateCount();
+    return true;
   }
 
   /** Replace an entry (the Flame dice placement changed the outcome of the last roll). */
@@ -210,44 +235,7 @@ export class History {
   }
 
   renderEntry(entry) {
-    const system = this.system(entry.system);
-    const time = formatTime(entry.time);
-    const replay = h("button", { type: "button", class: ["button", "button--small", "history-replay"], "aria-label": t("history.replayLabel", { time }), text: t("history.replay") });
-    replay.disabled = !system;
-    replay.addEventListener("click", () => this.onReplay(entry));
-    const share = h("button", { type: "button", class: ["button", "button--small", "history-share"], "aria-label": t("share.label", { time }), text: t("share.button") });
-    share.disabled = !system || !this.onShare;
-    share.addEventListener("click", () => this.onShare?.(entry, share));
-    const badge =
-      entry.mode === "oppose" || !system
-        ? h("span", { class: ["tier-badge", "tier-badge--plain"], text: this.outcomeLabel(entry) })
-        : tierBadge(system, entry.outcome);
-    const metaParts = [`${t("result.margin")} ${entry.mode === "oppose" ? entry.margin : formatSigned(entry.margin)}`];
-    metaParts.push(entry.seed !== null && entry.seed !== undefined ? `${t("result.seed")} ${entry.seed}` : t("result.physical"));
-    const luck = entry.mode === "oppose" ? null : entry.luck;
-    if (typeof luck === "number") metaParts.push(t("stats.luckShort", { percent: Math.round(luck * 100) }));
-    const who = entry.mode === "oppose" ? "" : entry.who?.name || "";
-    return h(
-      "li",
-      {
-        class: ["history-entry", `history-entry--${entry.mode}`],
-        dataset: { id: entry.id, system: entry.system, outcome: entry.outcome, seed: entry.seed ?? "", who: who, luck: typeof luck === "number" ? String(luck) : "" },
-      },
-      h(
-        "div",
-        { class: "history-main" },
-        h(
-          "p",
-          { class: "history-top" },
-          h("time", { datetime: entry.time, text: time }),
-          h("span", { class: "history-system", text: system ? pick(system.name) : entry.system }),
-          who ? h("span", { class: "history-who", text: who }) : null,
-        ),
-        h("p", { class: "history-summary", text: this.summary(entry, { withName: !who && entry.mode !== "oppose" }) }),
-      ),
-      h("div", { class: "history-outcome" }, badge, h("p", { class: "history-meta", text: metaParts.join(" · ") })),
-      h("div", { class: "history-buttons" }, replay, share),
-    );
+    return renderHistoryEntry(this, entry, { onAgain: this.onAgain, onReview: this.onReview, onShare: this.onShare });
   }
 
   exportJSON() {

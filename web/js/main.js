@@ -51,12 +51,14 @@ addStrings({
   fr: {
     "odds.pending": "calcul…",
     "odds.cancel": "Annuler",
+    "odds.incomplete": "Remplissez les champs pour voir les probabilités.",
     "odds.cancelled": "Calcul annulé : les probabilités affichées sont les précédentes.",
     "engine.unavailable": "le moteur ne répond pas (il redémarre) ; rien n’a été enregistré, réessayez.",
   },
   en: {
     "odds.pending": "computing…",
     "odds.cancel": "Cancel",
+    "odds.incomplete": "Fill in the fields to see the odds.",
     "odds.cancelled": "Computation cancelled: the odds shown are the previous ones.",
     "engine.unavailable": "the engine is not answering (it is restarting); nothing was recorded, try again.",
   },
@@ -257,7 +259,7 @@ function buildSystemPicker() {
       buildForms();
       refresh();
     });
-    box.append(radio, h("label", { for: id, dataset: { system: system.id } }, h("span", { class: "system-name", text: pick(system.name) })));
+    box.append(radio, h("label", { for: id, dataset: { system: system.id } }, h("span", { class: "system-name", text: pick(system.name).replace(/(\S)–(\S)/g, "$1\u2060–\u2060$2") })));
   }
   $("system-description").textContent = pick(currentSystem().description);
 }
@@ -394,10 +396,7 @@ const refresh = debounce(async () => {
       const old = previous.find((c) => c.side === side);
       if (old) charts.push(old);
     };
-    if (skipped) {
-      keep();
-      continue;
-    }
+    if (skipped) continue; // a field left empty or not a number: no figures rather than old ones
     const form = forms[side];
     for (const key of [...liveErrors]) {
       const [errSide, field] = key.split(":");
@@ -426,8 +425,9 @@ const refresh = debounce(async () => {
     system: system.id,
     mode: state.mode,
     charts,
-    versus: state.mode !== "oppose" ? null : versus && versus.ok ? versus.result : previousVersus,
+    versus: state.mode !== "oppose" ? null : versus && versus.ok ? versus.result : answers.some((a) => a.skipped) ? null : previousVersus,
     stale: answers.some((a) => a.skipped || !a.odds?.ok) || (state.mode === "oppose" && !(versus && versus.ok)),
+    incomplete: answers.some((a) => a.skipped),
   };
   drawOdds();
 }, 150);
@@ -465,6 +465,10 @@ function drawOdds() {
     return;
   }
   const titled = lastOdds.mode === "oppose";
+  if (lastOdds.incomplete && !lastOdds.charts.length) {
+    box.replaceChildren(h("p", { class: "odds-empty", id: "odds-incomplete", text: t("odds.incomplete") }));
+    return;
+  }
   box.replaceChildren(
     ...(titled && lastOdds.versus ? [versusChart(lastOdds.versus)] : []),
     ...lastOdds.charts.map(({ side, odds }) => {
@@ -508,13 +512,19 @@ function showApiError(error) {
   showFormError(t("roll.error", { message: error.message }));
 }
 
+let busyFocus = false; // the roll button had the focus when it was disabled for a roll
+
 function setBusy(busy) {
-  $("roll-button").dataset.busy = String(busy);
+  const button = $("roll-button");
+  if (busy) busyFocus = document.activeElement === button;
+  button.dataset.busy = String(busy);
   $("roll-form").setAttribute("aria-busy", String(busy));
   updateRollButton();
+  // A disabled button drops the focus to the page: give it back (Escape, Enter again).
+  if (!busy && busyFocus && (document.activeElement === document.body || !document.activeElement)) button.focus({ preventScroll: true });
 }
 
-async function roll() {
+async function roll(extra = {}) {
   if (!engineReady) return;
   finishAnimation();
   hideFormError();
@@ -540,7 +550,7 @@ async function roll() {
       : { op: "roll", system: system.id, params: collected.actor, lang: lang() };
   const seed = takeSeed();
   if (seed !== undefined && !state.physical) request.seed = seed;
-  await send(request, { animate: true });
+  await send(request, { animate: true, extra });
 }
 
 /**
@@ -714,11 +724,17 @@ const history = new History({
   list: $("history"),
   count: $("history-count"),
   systems: () => systems,
-  onReplay: replay,
+  onAgain: (entry) => fromHistory(entry, { again: true }),
+  onReview: (entry) => fromHistory(entry, { again: false }),
   onShare: (entry) => shareEntry(entry),
 });
 
-function replay(entry) {
+/**
+ * A history entry's settings back in the form, then either a new roll with them (again:
+ * a fresh seed; physical dice: the faces boxes wait for the new faces) or the same roll
+ * shown again, marked and not recorded a second time.
+ */
+function fromHistory(entry, { again }) {
   if (!engineReady || !systems.some((s) => s.id === entry.system)) return;
   views.show("roll");
   finishAnimation();
@@ -728,24 +744,33 @@ function replay(entry) {
   buildSystemPicker();
   buildForms();
   const system = currentSystem();
-  const strip = (params) => Object.fromEntries(Object.entries(params || {}).filter(([, v]) => v !== null));
+  const drop = again ? new Set(system.fields.filter((f) => f.type === "faces" || f.type === "placement").map((f) => f.name)) : new Set();
+  const strip = (params) => Object.fromEntries(Object.entries(params || {}).filter(([k, v]) => v !== null && !drop.has(k)));
   let request;
   if (entry.mode === "oppose") {
-    forms.actor.load(entry.actor || {});
-    forms.opponent.load(entry.opponent || {});
+    forms.actor.load(strip(entry.actor));
+    forms.opponent.load(strip(entry.opponent));
     request = { op: "oppose", system: system.id, actor: strip(entry.actor), opponent: strip(entry.opponent), lang: lang() };
   } else {
-    forms.actor.load(entry.params || {});
+    forms.actor.load(strip(entry.params));
     request = { op: "roll", system: system.id, params: strip(entry.params), lang: lang() };
   }
   applyMode();
   saveState();
-  if (entry.seed !== null && entry.seed !== undefined) request.seed = entry.seed;
   refresh();
   window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "auto" : "smooth" });
   const extra = {};
   for (const key of ["who", "actorWho", "opponentWho"]) if (entry[key]) extra[key] = entry[key];
-  send(request, { animate: true, extra });
+  if (!again) {
+    if (entry.seed !== null && entry.seed !== undefined) request.seed = entry.seed;
+    send(request, { animate: true, replay: { fromHistory: true }, extra });
+  } else if (state.physical) {
+    clearResult();
+    const first = system.fields.find((f) => f.type === "faces");
+    if (first) forms.actor.focusField(first.name);
+  } else {
+    roll(extra);
+  }
 }
 
 // ---------------------------------------------------------------------------- replay links
@@ -829,18 +854,19 @@ function replayBanner() {
   add.addEventListener("click", () => {
     if (!current || current.recorded) return;
     current.recorded = true;
-    history.add(current.entry);
-    recordLuck(current.entry, current.result);
+    const added = history.add(current.entry); // false: this very roll is already there
+    if (added) recordLuck(current.entry, current.result);
     add.disabled = true;
-    add.textContent = t("replay.added");
-    announce(t("replay.added"));
+    add.textContent = t(added ? "replay.added" : "replay.already");
+    announce(add.textContent);
   });
+  if (current.replay?.fromHistory) add.hidden = true;
   const who = whoText(current.entry.who) || [current.entry.actorWho, current.entry.opponentWho].filter(Boolean).map(whoText).join(" / ");
   return h(
     "div",
     { class: "replay-banner", id: "replay-banner", role: "note" },
     h("span", { class: "replay-badge", text: t("replay.badge") }),
-    h("p", { class: "replay-text", text: who ? t("replay.textWho", { who }) : t("replay.text") }),
+    h("p", { class: "replay-text", text: t(current.replay?.fromHistory ? "replay.review" : who ? "replay.textWho" : "replay.text", { who }) }),
     add,
   );
 }

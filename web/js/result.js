@@ -4,8 +4,13 @@
 
 import { createDie, d100Parts, setFace } from "./dice.js";
 import { h } from "./dom.js";
-import { formatSigned, pick, t } from "./i18n.js";
+import { addStrings, formatSigned, pick, t } from "./i18n.js";
 import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
+
+addStrings({
+  fr: { "result.gap": "Écart" },
+  en: { "result.gap": "Gap" },
+});
 
 // Result fields worth showing next to the margin, when a system's result has them.
 const NUMBERS = ["successes", "effective_diff", "ones", "total", "threshold", "impact", "value", "target", "die_rolled", "extreme", "damage"];
@@ -24,14 +29,18 @@ function numberText(key, value) {
   return String(value);
 }
 
-function numbers(result) {
+/** The numbers of one roll; margin false: left out (a side of an opposition, judged by the gap). */
+function numbers(result, { margin = true } = {}) {
   const list = h("dl", { class: "result-numbers" });
-  list.append(
-    h("div", { class: "number number--margin", dataset: { key: "margin" } }, h("dt", { text: t("result.margin") }), h("dd", { text: formatSigned(result.margin) })),
-  );
+  if (margin) {
+    list.append(
+      h("div", { class: "number number--margin", dataset: { key: "margin" } }, h("dt", { text: t("result.margin") }), h("dd", { text: formatSigned(result.margin) })),
+    );
+  }
   for (const key of NUMBERS) {
     const value = result[key];
     if (value === undefined || value === null || Array.isArray(value) || typeof value === "object") continue;
+    if (key === "damage" && value === 0) continue; // a roll that deals nothing: no "Dégâts 0"
     list.append(h("div", { class: "number", dataset: { key } }, h("dt", { text: t(`result.${key}`) }), h("dd", { text: numberText(key, value) })));
   }
   return list;
@@ -186,11 +195,14 @@ export function renderOppose(system, result, { names } = {}) {
           ? t("result.winnerActor")
           : t("result.winnerOpponent");
   const card = h("article", { class: ["result-card", "result-card--oppose"], dataset: { system: system.id, winner: result.winner } });
+  const decides = ((result.explanations && pick(result.explanations)) || result.explanation || [])[0];
   const head = h(
     "header",
     { class: "oppose-head" },
     h("p", { class: "winner", text: winnerText }),
-    h("dl", { class: "result-numbers" }, h("div", { class: "number number--margin", dataset: { key: "margin" } }, h("dt", { text: t("result.margin") }), h("dd", { text: String(result.margin) }))),
+    // What decided, in the system's own terms (the engine's first line: "3 réussite(s) contre 8…").
+    decides ? h("p", { class: "oppose-decides", text: decides }) : "",
+    h("dl", { class: "result-numbers" }, h("div", { class: "number number--margin", dataset: { key: "margin" } }, h("dt", { text: t("result.gap") }), h("dd", { text: String(result.margin) }))),
   );
   if (result.winner_outcome) {
     head.append(h("div", { class: "winner-outcome" }, h("span", { class: "small-label", text: t("result.winnerOutcome") }), tierBadge(system, result.winner_outcome)));
@@ -215,9 +227,10 @@ export function renderOppose(system, result, { names } = {}) {
       { class: ["oppose-side", `oppose-side--${side}`, result.winner === side ? "is-winner" : ""], dataset: { side } },
       h("h3", { text: named(side) || t(side === "actor" ? "form.actor" : "form.opponent") }),
       tierBadge(system, roll.outcome),
-      numbers(roll),
+      numbers(roll, { margin: false }),
       tray,
-      explanation(roll, false) || "",
+      // Open: each total with its parts ("D10 : 3, bonus +2, total 5").
+      explanation(roll, true) || "",
     );
     paint(section, outcomeInfo(system, roll.outcome));
     sides.append(section);
@@ -233,7 +246,9 @@ export function renderOppose(system, result, { names } = {}) {
       ),
     );
   }
-  card.append(explanation(result) || "", meta({ seed: result.seed ?? result.actor.seed, physical: result.physical ?? result.actor.physical }));
+  // The whole explanation only when it says more than the line already on top.
+  const lines = (result.explanations && pick(result.explanations)) || result.explanation || [];
+  card.append(lines.length > 1 ? explanation(result) : "", meta({ seed: result.seed ?? result.actor.seed, physical: result.physical ?? result.actor.physical }));
   const announce = t("result.announceOppose", { winner: winnerText, margin: result.margin });
   return { element: card, dice: animated, announce };
 }

@@ -65,7 +65,11 @@ export function makeLuckRecorder(ctx) {
           patch[`${side}Luck`] = await luckOf(system, params, margin);
         }
       } else {
-        patch = { luck: await luckOf(system, withoutFaces(system, entry.params), entry.margin) };
+        const params = withoutFaces(system, entry.params);
+        patch = { luck: await luckOf(system, params, entry.margin) };
+        // The chance of success this roll had, from the engine's exact odds (not the luck rank).
+        const odds = await engine.call({ op: "odds", system: system.id, params, lang: lang() });
+        if (odds.ok) patch.success = odds.result.success_probability;
       }
       const latest = history.find(entry.id);
       if (!latest || latest.margin !== entry.margin) return; // changed meanwhile (placement)

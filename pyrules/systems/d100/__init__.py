@@ -81,7 +81,7 @@ class D100System(System[D100Params]):
     oppose_rule = T("La plus haute MR l'emporte.", "The higher MR wins.")
     fields = (
         Field("level", "choice", T("Niveau", "Level"), default=None, optional=True,
-              choices=tuple(Choice(k, label) for k, _, label in LEVELS),
+              replaces="value", choices=tuple(Choice(k, label) for k, _, label in LEVELS),
               help=T("Choisir un niveau remplace la valeur.",
                      "Choosing a level replaces the value.")),
         Field("value", "int", T("Valeur (caractéristique/compétence)",

@@ -1,0 +1,87 @@
+// What a combat action leaves outside the tracker, and what the tracker warns about:
+//   - the history entry of each action (melee, ranged, conflict, skirmish), recorded like
+//     any other roll (who acted, the dice, the verdict) so that History and Statistics
+//     see it: a ranged shot is the shooter's roll against their own threshold, the other
+//     kinds an opposed roll of the steps system. Same seed, same dice: "Revoir" shows it
+//     again with the engine's `roll` / `oppose` op;
+//   - the warning when the one about to act is not the one whose turn it is, or already
+//     acted this round (the turn order is the table's, not a rule of the engine: a warning,
+//     never a refusal);
+//   - the Ardeur of both sides after the action, next to its outcome.
+
+import { h } from "./dom.js";
+import { entryFrom } from "./history.js";
+import { addStrings, t } from "./i18n.js";
+
+addStrings({
+  fr: {
+    "combat.warn.notTurn": "Ce n’est pas le tour de {name} : c’est au tour de {current}.",
+    "combat.warn.again": "{name} a déjà agi pendant ce round.",
+    "combat.after": "Ardeur après l’action",
+    "combat.outShort": "{name} (hors de combat)",
+  },
+  en: {
+    "combat.warn.notTurn": "It is not {name}’s turn: it is {current}’s.",
+    "combat.warn.again": "{name} has already acted this round.",
+    "combat.after": "Ardeur after the action",
+    "combat.outShort": "{name} (knocked out)",
+  },
+});
+
+const who = (participant, skill) => ({ ...(participant.characterId ? { id: participant.characterId } : {}), name: participant.name, label: skill?.label || "" });
+
+/**
+ * The history entry of one combat action and the result recordLuck needs for it.
+ * request/result: the `combat` call and its answer; skills: the skill each side used.
+ */
+export function combatEntry({ request, result, actor, target, actorSkill, targetSkill }) {
+  const kind = request.params.kind;
+  const [first, second] = result.rolls;
+  const common = { seed: result.seed ?? null, physical: Boolean(result.physical) };
+  if (kind === "ranged" || !second) {
+    const params = { ...actorSkill.params };
+    const entry = entryFrom({ op: "roll", system: "steps", params }, { ...first, ...common }, { who: who(actor, actorSkill), combat: kind });
+    return { entry, luckResult: null };
+  }
+  const sides = { actor: first, opponent: second };
+  const entry = entryFrom(
+    { op: "oppose", system: "steps", actor: { ...actorSkill.params }, opponent: { ...targetSkill.params } },
+    { winner: result.winner, margin: result.margin, ...common, ...sides },
+    { actorWho: who(actor, actorSkill), opponentWho: who(target, targetSkill), combat: kind },
+  );
+  return { entry, luckResult: sides };
+}
+
+/** A warning before `actorId` acts, or "" (turn order and one action per round). */
+export function turnWarning(fight, actorId) {
+  const actor = fight.participants.find((p) => p.id === actorId);
+  if (!actor) return "";
+  if (fight.log.some((line) => line.round === fight.round && line.actorId === actorId)) return t("combat.warn.again", { name: actor.name });
+  const current = fight.participants[fight.turn];
+  if (current && current.ardeur > 0 && current.id !== actorId) return t("combat.warn.notTurn", { name: actor.name, current: current.name });
+  return "";
+}
+
+/** Both sides' Ardeur after an action, with their bars, to sit next to its outcome. */
+export function ardeurAfter(fight, line) {
+  const rows = [];
+  for (const [id, name] of [
+    [line.actorId, line.actor],
+    [line.targetId, line.target],
+  ]) {
+    const p = fight.participants.find((x) => x.id === id);
+    if (!p) continue;
+    const meter = h("span", { class: "ardeur-meter", "aria-hidden": "true" }, h("span", { class: "ardeur-fill" }));
+    const ratio = p.start > 0 ? Math.max(0, Math.min(1, p.ardeur / p.start)) : 0;
+    meter.firstChild.style.width = `${(ratio * 100).toFixed(1)}%`;
+    rows.push(h("li", { class: p.ardeur <= 0 ? "is-out" : "", dataset: { id, ardeur: p.ardeur } }, h("span", { text: `${name} · ${t("combat.ardeur", { n: p.ardeur, max: p.start })}` }), meter));
+  }
+  return rows.length ? h("ul", { class: "combat-after", id: "combat-after", "aria-label": t("combat.after") }, rows) : null;
+}
+
+/** The engine's own line giving a side's total as its parts ("D10 : 3, bonus +2, total 5"), by language. */
+export function partsOf(roll) {
+  const lines = roll.explanations;
+  if (!lines || typeof lines !== "object") return null;
+  return Object.fromEntries(Object.entries(lines).map(([code, list]) => [code, Array.isArray(list) ? String(list[0] ?? "") : ""]));
+}

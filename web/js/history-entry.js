@@ -1,0 +1,118 @@
+// One line of the history as the player reads it: when, which system, who, what was
+// asked, the dice, the verdict, the chance of success it had and how lucky it was, and
+// three actions: roll again with the same settings, show this roll again, share it.
+//
+// Two figures, two words: "chance de réussite" is what the engine's odds gave the roll
+// before it was thrown; "rang de chance" (luck rank) is where its result falls among all
+// the results it could have had (stats.js), 50 % being an average roll.
+
+import { h } from "./dom.js";
+import { addStrings, formatSigned, formatTime, pick, t } from "./i18n.js";
+import { formatPercent } from "./odds.js";
+import { tierBadge } from "./result.js"; // also adds "result.gap"
+
+addStrings({
+  fr: {
+    "history.again": "Relancer",
+    "history.againLabel": "Relancer avec les mêmes réglages que le jet du {time} (nouveau jet)",
+    "history.review": "Revoir",
+    "history.reviewLabel": "Revoir le jet du {time} (mêmes dés, pas de nouvel enregistrement)",
+    "history.successShort": "réussite {percent}",
+    "history.successTitle": "Chance de réussite de ce jet, d’après les probabilités exactes",
+    "history.luckTitle": "Rang de chance : où tombe ce résultat parmi tous ceux possibles (50 % : un jet moyen)",
+    "history.faces": "Dés : {faces}",
+    "history.combat": "Combat · {kind}",
+    "history.kind.melee": "Mêlée",
+    "history.kind.ranged": "Tir",
+    "history.kind.conflict": "Conflit",
+    "history.kind.skirmish": "Escarmouche",
+    "history.vs": "contre",
+    "replay.review": "Jet revu depuis l’historique : mêmes dés, même verdict. Il y est déjà, il n’est pas enregistré une seconde fois.",
+    "replay.already": "Déjà dans l’historique",
+  },
+  en: {
+    "history.again": "Roll again",
+    "history.againLabel": "Roll again with the settings of the roll of {time} (a new roll)",
+    "history.review": "Show again",
+    "history.reviewLabel": "Show the roll of {time} again (same dice, not recorded again)",
+    "history.successShort": "success {percent}",
+    "history.successTitle": "This roll’s chance of success, from the exact odds",
+    "history.luckTitle": "Luck rank: where this result falls among all possible ones (50 %: an average roll)",
+    "history.faces": "Dice: {faces}",
+    "history.combat": "Combat · {kind}",
+    "history.kind.melee": "Melee",
+    "history.kind.ranged": "Ranged",
+    "history.kind.conflict": "Conflict",
+    "history.kind.skirmish": "Skirmish",
+    "history.vs": "versus",
+    "replay.review": "Roll shown again from the history: same dice, same verdict. It is already there and is not recorded twice.",
+    "replay.already": "Already in the history",
+  },
+});
+
+const isFaces = (list) => Array.isArray(list) && list.length > 0 && list.length <= 80 && list.every(Number.isInteger);
+
+/** "3 · 5 · 6", or "4 / 2" for the two sides of an opposition; "" when the entry has none. */
+function facesLine(entry) {
+  if (entry.mode === "oppose") {
+    if (!isFaces(entry.actorFaces) || !isFaces(entry.opponentFaces)) return "";
+    return `${entry.actorFaces.join(" · ")} ${t("history.vs")} ${entry.opponentFaces.join(" · ")}`;
+  }
+  return isFaces(entry.faces) ? entry.faces.join(" · ") : "";
+}
+
+const percent = (p) => (typeof p === "number" && p >= 0 && p <= 1 ? p : null);
+
+/** The list item of one entry; `history` gives its summary and outcome label. */
+export function renderHistoryEntry(history, entry, { onAgain, onReview, onShare }) {
+  const system = history.system(entry.system);
+  const time = formatTime(entry.time);
+  const button = (cls, text, label, action, disabled) => {
+    const node = h("button", { type: "button", class: ["button", "button--small", cls], "aria-label": label, title: label, text });
+    node.disabled = disabled;
+    node.addEventListener("click", () => action(entry, node));
+    return node;
+  };
+  // A combat action is replayed by the combat tracker, not from here (Ardeur, turn order).
+  const combat = typeof entry.combat === "string" ? entry.combat : null;
+  const again = button("history-again", t("history.again"), t("history.againLabel", { time }), onAgain, !system);
+  again.hidden = Boolean(combat);
+  const review = button("history-replay", t("history.review"), t("history.reviewLabel", { time }), onReview, !system);
+  const share = button("history-share", t("share.button"), t("share.label", { time }), (e, node) => onShare?.(e, node), !system || !onShare);
+  const badge = entry.mode === "oppose" || !system ? h("span", { class: ["tier-badge", "tier-badge--plain"], text: history.outcomeLabel(entry) }) : tierBadge(system, entry.outcome);
+  // An opposition is judged by its gap ("Écart", as on its result card), a roll by its margin.
+  const meta = [h("span", { text: entry.mode === "oppose" ? `${t("result.gap")} ${entry.margin}` : `${t("result.margin")} ${formatSigned(entry.margin)}` })];
+  meta.push(h("span", { text: entry.seed !== null && entry.seed !== undefined ? `${t("result.seed")} ${entry.seed}` : t("result.physical") }));
+  const success = entry.mode === "oppose" ? null : percent(entry.success);
+  if (success !== null) meta.push(h("span", { class: "history-success", title: t("history.successTitle"), text: t("history.successShort", { percent: formatPercent(success) }) }));
+  const luck = entry.mode === "oppose" ? null : percent(entry.luck);
+  if (luck !== null) meta.push(h("span", { class: "history-luck", title: t("history.luckTitle"), text: t("stats.luckShort", { percent: Math.round(luck * 100) }) }));
+  const who = entry.mode === "oppose" ? "" : entry.who?.name || "";
+  const faces = facesLine(entry);
+  const kind = combat ? t("history.combat", { kind: t(`history.kind.${combat}`) }) : "";
+  const metaLine = h("p", { class: "history-meta" });
+  meta.forEach((part, i) => metaLine.append(...(i ? [" · ", part] : [part])));
+  return h(
+    "li",
+    {
+      class: ["history-entry", `history-entry--${entry.mode}`],
+      dataset: { id: entry.id, system: entry.system, outcome: entry.outcome, seed: entry.seed ?? "", who, luck: luck !== null ? String(luck) : "", combat: combat || "" },
+    },
+    h(
+      "div",
+      { class: "history-main" },
+      h(
+        "p",
+        { class: "history-top" },
+        h("time", { datetime: entry.time, text: time }),
+        h("span", { class: "history-system", text: system ? pick(system.name) : entry.system }),
+        kind ? h("span", { class: "history-kind", text: kind }) : null,
+        who ? h("span", { class: "history-who", text: who }) : null,
+      ),
+      h("p", { class: "history-summary", text: history.summary(entry, { withName: !who && entry.mode !== "oppose" }) }),
+      faces ? h("p", { class: "history-faces", text: t("history.faces", { faces }) }) : null,
+    ),
+    h("div", { class: "history-outcome" }, badge, metaLine),
+    h("div", { class: "history-buttons" }, again, review, share),
+  );
+}
