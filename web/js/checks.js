@@ -48,7 +48,7 @@ export function paramsFit(system, params) {
     const field = fields.get(name);
     if (!field) return false;
     if (value === null) continue;
-    if (field.type === "faces" || field.type === "placement") {
+    if (field.type === "faces" || field.type === "placement" || field.type === "list") {
       if (!(Array.isArray(value) || typeof value === "string")) return false;
     } else if (Array.isArray(value)) return false;
   }
