@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pyrules.api import handle
-from pyrules.systems import pool
+from pyrules.systems.pool import odds as pool
 
 GOAL_MS = 50.0
 CASES = {

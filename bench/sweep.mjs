@@ -31,7 +31,7 @@ import micropip
 await micropip.install("emfs:/tmp/${wheelName}", deps=False)
 import json
 from pyrules.api import handle
-from pyrules.systems import pool
+from pyrules.systems.pool import odds as pool
 
 def clear():
     for fn in (pool._flame_dist, pool._plain_poly, pool._normal_successes):

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
 from pyrules.api import handle  # noqa: E402
-from pyrules.systems import pool  # noqa: E402
+from pyrules.systems.pool import odds as pool  # noqa: E402
 
 GOAL_MS = 1000.0
 CASES = {
