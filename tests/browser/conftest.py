@@ -5,15 +5,14 @@ booting Pyodide costs a few seconds per page load. Every page records its consol
 page errors, CSP violations and requests; after each test, `_page_guard` fails the test if
 one of its pages logged an error or asked anything from another origin.
 
-Chromium: $PYRULES_CHROMIUM, else `chromium` / `chromium-browser` on PATH (never a
-downloaded one: `playwright install` is not used). Without one, the tests are skipped.
+Chromium: $PYRULES_CHROMIUM, else `chromium` / `chromium-browser` / `google-chrome` on PATH
+(never a downloaded one: `playwright install` is not used). Without one, the tests are skipped
+(`python build.py test` installs Debian's chromium first, as root on Debian).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -39,14 +38,9 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 
 def find_chromium() -> str | None:
-    preset = os.environ.get("PYRULES_CHROMIUM")
-    if preset:
-        return preset if os.access(preset, os.X_OK) else None
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
+    """$PYRULES_CHROMIUM, else chromium / chromium-browser / google-chrome on PATH (build.py's
+    search, which `python build.py test` exports as PYRULES_CHROMIUM)."""
+    return build.find_chromium()
 
 
 @pytest.fixture(scope="session")
