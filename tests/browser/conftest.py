@@ -84,6 +84,17 @@ def site_under_prefix(dist_dir: Path) -> Iterator[str]:
         yield url
 
 
+#: The page has nothing scheduled or in flight (window.pyrules.pendingWork: web/js/dom.js).
+SETTLED = "() => window.pyrules.pendingWork() === 0 && window.pyrules.debug.info().pending === 0"
+
+
+def wait_announced(page: Any, text: str) -> None:
+    """#announcer is written in the frame after a roll lands: wait for the expected text."""
+    page.wait_for_function(
+        "(text) => document.getElementById('announcer').textContent === text", arg=text
+    )
+
+
 class App:
     """One page of the app plus what it logged."""
 
@@ -161,15 +172,25 @@ class App:
         self.page.click(f"label[for=mode-{mode}]")
 
     def set_physical(self, on: bool) -> None:
+        """Switch the physical-dice mode, then wait until the faces boxes the engine asks for
+        are drawn (the switch's dice-groups answer is in)."""
         if self.page.is_checked("#physical") != on:
             self.page.click("label[for=physical]")
+            self.settle()
 
     def field(self, side: str, system: str, name: str) -> str:
         return f"#f-{side}-{system}-{name}"
 
     def settle(self) -> None:
-        """Let debounced work (odds, dice groups: 150 ms) and its answers finish."""
-        self.page.wait_for_timeout(400)
+        """Wait until the page's debounced work (odds, dice groups, sources, statistics, saved
+        state) has run, its answers are drawn, and the engine has no call left pending."""
+        try:
+            self.page.wait_for_function(SETTLED)
+        except Exception as error:
+            state = self.page.evaluate(
+                "() => ({work: window.pyrules.pendingWork(), engine: window.pyrules.debug.info()})"
+            )
+            raise AssertionError(f"the page never settled: {state}") from error
 
     def screenshot(self, name: str, full_page: bool = False) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -287,7 +287,7 @@ def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
     page.locator("#quick-error").wait_for(state="visible")
     message = local_handle({"op": "effort", "params": {"flame": 2, "used": 2, "action": "use"}})
     assert page.text_content("#quick-error") == message["error"]["message"]
-    page.wait_for_timeout(200)
+    app.settle()  # the refused roll has had every chance to reach the history
     assert len(history_entries(app)) == before
     # A night's rest gives them back (and survives a reload).
     page.click("#efforts-rest")
