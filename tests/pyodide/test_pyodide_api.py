@@ -67,6 +67,10 @@ def make_requests() -> list[tuple[str, Request]]:
         ("systems-en", {"op": "systems", "lang": "en"}),
         ("error-not-json", "not json"),
         ("error-array", "[1, 2]"),
+        # Issue 14: 5,000 "[" overflowed the wasm stack (a fatal Pyodide error); the depth
+        # is now checked before parsing, so Pyodide answers invalid_json like CPython.
+        ("error-too-deep", "[" * 5000),
+        ("error-too-deep-closed", "[" * 5000 + "]" * 5000),
         ("error-no-op", "{}"),
         ("error-unknown-op", {"op": "teleport"}),
         ("error-unknown-system", {"op": "roll", "system": "d7", "seed": 1}),
