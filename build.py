@@ -4,7 +4,9 @@
     python build.py [build]                  build the static site into dist/
     python build.py serve [--port N] [--host H] [--prefix /sub/]
                                              build, then serve dist/ over HTTP
-    python build.py test [PYTEST ARGS...]    install test tools, build, lint, type-check, test
+    python build.py test [PYTEST ARGS...]    install what the tests need, build, lint,
+                                             type-check, test
+    python build.py setup [--dry-run]        only install (or list) what the tests need
 
 dist/ is a complete static site: the front end from web/, the Pyodide runtime from
 node_modules/pyodide (npm, pinned in package-lock.json), the micropip wheel and any
@@ -29,7 +31,6 @@ import functools
 import gzip
 import hashlib
 import http.server
-import importlib.util
 import io
 import json
 import os
@@ -109,14 +110,15 @@ WHEEL_PATTERNS = ("*.py", "py.typed")
 #: 1980-01-01, the earliest date a zip file can hold: same source, same wheel bytes.
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
-#: Test tools, import name -> pip name; `build.py test` installs the ones that are missing.
-TEST_TOOLS = {
-    "pytest": "pytest",
-    "hypothesis": "hypothesis",
-    "playwright": "playwright",
-    "ruff": "ruff",
-    "mypy": "mypy",
-}
+#: The browsers and tools the suite drives, as (what, programs that provide it, Debian package).
+#: `build.py test` installs the missing ones with apt-get as root on Debian, and says what to
+#: install anywhere else. The Python test tools are the pinned `[test]` extra of pyproject.toml.
+SYSTEM_TOOLS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("Chromium", ("chromium", "chromium-browser", "google-chrome"), "chromium"),
+    ("Firefox", ("firefox-esr", "firefox"), "firefox-esr"),
+    ("WebKitWebDriver", ("WebKitWebDriver",), "webkit2gtk-driver"),
+    ("Xvfb", ("Xvfb",), "xvfb"),
+)
 #: pytest's closing line, e.g. "==== 3 passed, 1 skipped in 4.20s ====" (or without "=" with -q).
 PYTEST_CLOSING = re.compile(
     r"\b(passed|failed|errors?|skipped|deselected|xfailed|xpassed|no tests ran)\b.* in [0-9.]+s\b"
@@ -785,12 +787,106 @@ def serve(host: str, port: int, prefix: str) -> int:
 # --------------------------------------------------------------------------- testing
 
 
+def test_requirements() -> list[str]:
+    """The pinned `[test]` extra of pyproject.toml ("name==version" each)."""
+    extras = _project_table().get("optional-dependencies", {})
+    requirements = [str(r) for r in extras.get("test", [])]
+    unpinned = [r for r in requirements if "==" not in r]
+    if not requirements or unpinned:
+        raise BuildError(f"pyproject.toml's [test] extra must pin every tool: {unpinned}")
+    return requirements
+
+
+def missing_requirements(requirements: list[str]) -> list[str]:
+    """The requirements whose installed version is not the pinned one."""
+    from importlib import metadata
+
+    missing = []
+    for requirement in requirements:
+        name, version = (part.strip() for part in requirement.split("==", 1))
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            installed = None
+        if installed != version:
+            missing.append(requirement)
+    return missing
+
+
 def ensure_test_tools() -> None:
-    missing = [pip for mod, pip in TEST_TOOLS.items() if importlib.util.find_spec(mod) is None]
+    """pip-install the `[test]` extra's pinned tools that are missing or at another version."""
+    missing = missing_requirements(test_requirements())
     if missing:
-        cmd = [sys.executable, "-m", "pip", "install", "-q", *missing]
-        if run(cmd).returncode != 0:
-            raise BuildError(f"could not install {' '.join(missing)}")
+        cmd = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+        if run([*cmd, *missing]).returncode != 0:
+            raise BuildError(f"could not install {' '.join(missing)} with pip")
+
+
+def missing_system_tools(which: Any = shutil.which) -> list[tuple[str, str]]:
+    """(what, Debian package) of each SYSTEM_TOOLS entry with none of its programs found."""
+    missing = []
+    for what, programs, package in SYSTEM_TOOLS:
+        preset = os.environ.get("PYRULES_CHROMIUM")
+        if what == "Chromium" and preset and os.access(preset, os.X_OK):
+            continue
+        if not any(which(program) for program in programs):
+            missing.append((what, package))
+    return missing
+
+
+def is_debian() -> bool:
+    return Path("/etc/debian_version").is_file() and shutil.which("apt-get") is not None
+
+
+def install_plan(packages: list[str], debian: bool, root: bool) -> list[list[str]] | str:
+    """The apt-get commands that install `packages` here, or, when this machine cannot do it
+    by itself (not Debian, or not root), the sentence saying what to install."""
+    if not packages:
+        return []
+    if debian and root:
+        return [
+            ["apt-get", "update", "-q"],
+            ["apt-get", "install", "-y", "-q", *packages],
+        ]
+    if debian:
+        return f"as root, run: apt-get update && apt-get install -y {' '.join(packages)}"
+    return (
+        "install these (Debian names; other systems have their own packages): "
+        + ", ".join(packages)
+        + "; a Chromium can also be named with PYRULES_CHROMIUM=/path/to/chrome"
+    )
+
+
+def ensure_system_tools(dry_run: bool = False) -> None:
+    """Install the browsers and tools the suite drives (see SYSTEM_TOOLS) when missing.
+
+    As root on Debian: apt-get update + install, non-interactive. Elsewhere: say what to install;
+    only a missing Chromium is an error then (the WebKit and Firefox tests skip without theirs).
+    """
+    missing = missing_system_tools()
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    plan = install_plan([package for _, package in missing], is_debian(), root)
+    if not missing:
+        log("browsers and tools: all found")
+        return
+    log("missing: " + ", ".join(f"{what} (Debian: {package})" for what, package in missing))
+    if isinstance(plan, str):
+        message = f"cannot install them here: {plan}"
+        if any(what == "Chromium" for what, _ in missing):
+            raise BuildError(f"no Chromium for the browser tests; {message}")
+        log(message)
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in plan:
+        if dry_run:
+            log("would run: " + " ".join(cmd))
+            continue
+        log("$ " + " ".join(cmd))
+        done = subprocess.run(cmd, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, check=False)
+        if done.returncode != 0:
+            raise BuildError(f"{' '.join(cmd[:2])} failed (exit {done.returncode})")
+    if not dry_run and missing_system_tools():
+        raise BuildError(f"still missing after apt-get: {missing_system_tools()}")
 
 
 def _playwright_browsers() -> list[Path]:
@@ -844,13 +940,7 @@ def test(pytest_args: list[str]) -> int:
         if code:
             log(f"stage '{name}' failed (exit {code})")
 
-    setup = (
-        ("test tools", ensure_test_tools),
-        ("pyodide runtime (npm)", ensure_pyodide),
-        ("chromium", _export_chromium),
-        ("build dist/", build),
-    )
-    for name, step in setup:
+    for name, step in SETUP_STAGES:
         try:
             step()
         except BuildError as error:
@@ -859,17 +949,51 @@ def test(pytest_args: list[str]) -> int:
             return _summary(results)
         stage(name, 0)
 
-    lint = [p for p in LINT_PATHS if (ROOT / p).exists()]
-    stage("ruff check", run([sys.executable, "-m", "ruff", "check", *lint]).returncode)
-    stage("mypy", run([sys.executable, "-m", "mypy"]).returncode)
-    # The JavaScript that needs no browser (tests/js/*.test.js, node's own test runner).
-    log("$ node --test tests/js/")
-    node = subprocess.run(["node", "--test", "tests/js/"], cwd=ROOT, check=False,
-                          env={**os.environ, "PYTHON": sys.executable})
-    stage("node --test", node.returncode)
-    code, closing = run_pytest(pytest_args)
-    stage("pytest", code)
+    closing = ""
+    for name, check in CHECK_STAGES:
+        code, line = check(pytest_args)
+        stage(name, code)
+        closing = line or closing
     return _summary(results, closing)
+
+
+def _ruff(_: list[str]) -> tuple[int, str]:
+    lint = [p for p in LINT_PATHS if (ROOT / p).exists()]
+    return run([sys.executable, "-m", "ruff", "check", *lint]).returncode, ""
+
+
+def _mypy(_: list[str]) -> tuple[int, str]:
+    return run([sys.executable, "-m", "mypy"]).returncode, ""
+
+
+def _node_tests(_: list[str]) -> tuple[int, str]:
+    """The JavaScript that needs no browser (tests/js/*.test.js, node's own test runner)."""
+    log("$ node --test tests/js/")
+    node = subprocess.run(
+        ["node", "--test", "tests/js/"],
+        cwd=ROOT,
+        check=False,
+        env={**os.environ, "PYTHON": sys.executable},
+    )
+    return node.returncode, ""
+
+
+#: What `build.py test` does, in order. A setup stage raises BuildError to stop the run; a check
+#: stage gets the extra command-line arguments and returns (exit code, closing line), and every
+#: check runs even when an earlier one failed. Add a stage by adding a line here.
+SETUP_STAGES: tuple[tuple[str, Any], ...] = (
+    ("test tools (pip, pyproject [test])", ensure_test_tools),
+    ("browsers and tools (apt)", ensure_system_tools),
+    ("pyodide runtime (npm)", ensure_pyodide),
+    ("chromium", _export_chromium),
+    ("build dist/", build),
+)
+CHECK_STAGES: tuple[tuple[str, Any], ...] = (
+    ("ruff check", _ruff),
+    ("mypy", _mypy),
+    ("node --test", _node_tests),
+    ("pytest", lambda args: run_pytest(args)),
+)
 
 
 def run_pytest(args: list[str]) -> tuple[int, str]:
@@ -921,6 +1045,10 @@ def main(argv: list[str] | None = None) -> int:
     serve_p.add_argument("--host", default="127.0.0.1")
     serve_p.add_argument("--prefix", default="", help="serve under a sub-path, e.g. /pyrules/")
     commands.add_parser("test", help="lint, type-check and run every test; extra args go to pytest")
+    setup_p = commands.add_parser("setup", help="install what the tests need (done by test)")
+    setup_p.add_argument(
+        "--dry-run", action="store_true", help="only say what is missing and what would run"
+    )
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "test":
         parser.error("unrecognized arguments: " + " ".join(extra))
@@ -929,6 +1057,14 @@ def main(argv: list[str] | None = None) -> int:
             return serve(args.host, args.port, args.prefix)
         if args.command == "test":
             return test(extra)
+        if args.command == "setup":
+            if not args.dry_run:
+                ensure_test_tools()
+            else:
+                log("test tools to install: " + (
+                    " ".join(missing_requirements(test_requirements())) or "none"))
+            ensure_system_tools(dry_run=args.dry_run)
+            return 0
         build()
         return 0
     except BuildError as error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,3 +18,28 @@ def dist_dir() -> Path:
     """dist/, built (or brought up to date, which is fast) once per test session."""
     build.build()
     return build.DIST
+
+
+# --------------------------------------------------------------------------- time per part
+
+_PART_SECONDS: dict[str, float] = {}
+
+
+def _part(nodeid: str, keywords: Any) -> str:
+    if nodeid.startswith("tests/engines/"):
+        return "webkit" if "webkit" in keywords else "firefox"
+    folder = nodeid.split("/")[1] if nodeid.startswith("tests/") else "other"
+    return {"unit": "unit", "pyodide": "pyodide", "browser": "chromium"}.get(folder, folder)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    part = _part(report.nodeid, report.keywords)
+    _PART_SECONDS[part] = _PART_SECONDS.get(part, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Wall time per part of the suite (setup + call + teardown of its tests): the README's
+    table of times comes from this line."""
+    if _PART_SECONDS:
+        parts = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in _PART_SECONDS.items())
+        terminalreporter.write_line(f"time per part: {parts}")

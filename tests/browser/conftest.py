@@ -5,15 +5,14 @@ booting Pyodide costs a few seconds per page load. Every page records its consol
 page errors, CSP violations and requests; after each test, `_page_guard` fails the test if
 one of its pages logged an error or asked anything from another origin.
 
-Chromium: $PYRULES_CHROMIUM, else `chromium` / `chromium-browser` on PATH (never a
-downloaded one: `playwright install` is not used). Without one, the tests are skipped.
+Chromium: $PYRULES_CHROMIUM, else `chromium` / `chromium-browser` / `google-chrome` on PATH
+(never a downloaded one: `playwright install` is not used). Without one, the tests are skipped
+(`python build.py test` installs Debian's chromium first, as root on Debian).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -39,14 +38,9 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 
 def find_chromium() -> str | None:
-    preset = os.environ.get("PYRULES_CHROMIUM")
-    if preset:
-        return preset if os.access(preset, os.X_OK) else None
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
+    """$PYRULES_CHROMIUM, else chromium / chromium-browser / google-chrome on PATH (build.py's
+    search, which `python build.py test` exports as PYRULES_CHROMIUM)."""
+    return build.find_chromium()
 
 
 @pytest.fixture(scope="session")
@@ -88,6 +82,17 @@ def site_under_prefix(dist_dir: Path) -> Iterator[str]:
     """The same site under a sub-path, as GitHub Pages serves it."""
     with build.serving(dist_dir, prefix="/pyrules/") as url:
         yield url
+
+
+#: The page has nothing scheduled or in flight (window.pyrules.pendingWork: web/js/dom.js).
+SETTLED = "() => window.pyrules.pendingWork() === 0 && window.pyrules.debug.info().pending === 0"
+
+
+def wait_announced(page: Any, text: str) -> None:
+    """#announcer is written in the frame after a roll lands: wait for the expected text."""
+    page.wait_for_function(
+        "(text) => document.getElementById('announcer').textContent === text", arg=text
+    )
 
 
 class App:
@@ -167,15 +172,25 @@ class App:
         self.page.click(f"label[for=mode-{mode}]")
 
     def set_physical(self, on: bool) -> None:
+        """Switch the physical-dice mode, then wait until the faces boxes the engine asks for
+        are drawn (the switch's dice-groups answer is in)."""
         if self.page.is_checked("#physical") != on:
             self.page.click("label[for=physical]")
+            self.settle()
 
     def field(self, side: str, system: str, name: str) -> str:
         return f"#f-{side}-{system}-{name}"
 
     def settle(self) -> None:
-        """Let debounced work (odds, dice groups: 150 ms) and its answers finish."""
-        self.page.wait_for_timeout(400)
+        """Wait until the page's debounced work (odds, dice groups, sources, statistics, saved
+        state) has run, its answers are drawn, and the engine has no call left pending."""
+        try:
+            self.page.wait_for_function(SETTLED)
+        except Exception as error:
+            state = self.page.evaluate(
+                "() => ({work: window.pyrules.pendingWork(), engine: window.pyrules.debug.info()})"
+            )
+            raise AssertionError(f"the page never settled: {state}") from error
 
     def screenshot(self, name: str, full_page: bool = False) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

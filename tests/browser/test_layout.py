@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import App, local_handle, outcome_label, signed
+from .conftest import App, local_handle, outcome_label, signed, wait_announced
 
 SIZES = [("tablet-landscape", 1024, 768), ("tablet-portrait", 768, 1024), ("phone", 360, 740)]
 
@@ -63,6 +63,55 @@ def set_pool(app: App, **values: int) -> None:
     app.settle()
 
 
+# Watches the result area from before a roll: at the first change that shows tumbling dice
+# it notes what the page shows then (in the same task as the roll's drawing, before any
+# animation frame), then every set of faces until the card lands. `skip` ("key" | "tap")
+# sends that input right at that first moment and notes whether the card landed at once.
+# Read the record with RECORD once `done` is true: nothing here depends on how fast frames come.
+WATCH_ROLL = """
+(skip) => {
+  const area = document.getElementById('result');
+  const faces = () => [...area.querySelectorAll('.die')].map((d) => d.dataset.face).join(',');
+  const record = { first: null, samples: [], done: false, landedAtOnce: null };
+  window.__roll = record;
+  const observer = new MutationObserver(() => {
+    const tumbling = area.querySelectorAll('.die.tumbling');
+    if (record.first === null && tumbling.length) {
+      const badge = area.querySelector('.tier-badge--big');
+      record.first = {
+        tumbling: tumbling.length,
+        durations: [...tumbling].map((d) => d.style.animationDuration),
+        skipHint: !document.getElementById('skip-hint').hidden,
+        badge: badge ? getComputedStyle(badge).visibility : null,
+      };
+      if (skip === 'key') {
+        document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+      } else if (skip === 'tap') {
+        document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+      }
+      if (skip) record.landedAtOnce = !!area.querySelector('.result-card.is-landed');
+    }
+    if (record.first !== null) record.samples.push(faces());
+    if (area.querySelector('.result-card.is-landed')) {
+      record.done = true;
+      observer.disconnect();
+    }
+  });
+  observer.observe(area, { subtree: true, childList: true, attributes: true });
+}
+"""
+RECORD = "() => window.__roll"
+
+
+def watched_roll(app: App, skip: str | None = None) -> dict[str, Any]:
+    """Roll (seed already set) while WATCH_ROLL records; returns its record once landed."""
+    app.page.evaluate(WATCH_ROLL, skip)
+    app.roll()
+    app.page.wait_for_function("() => window.__roll.done")
+    record: dict[str, Any] = app.page.evaluate(RECORD)
+    return record
+
+
 def test_dice_tumble_then_land_on_the_engine_faces(app: App) -> None:
     """How long the main thread is busy during this roll is measured by bench/boot.py (a
     timing goal, not a test assert)."""
@@ -72,30 +121,22 @@ def test_dice_tumble_then_land_on_the_engine_faces(app: App) -> None:
         {"op": "roll", "system": "pool", "params": {"pot": 40, "diff": 9, "flame": 3}, "seed": 99}
     )["result"]
     app.set_seed(99)
-    app.roll()
-    assert page.locator("#result .die.tumbling").count() == 40
-    assert page.is_visible("#skip-hint")
+    record = watched_roll(app)
+    first = record["first"]
+    assert first["tumbling"] == 40
+    assert first["skipHint"] is True
     # About a second of tumbling: each die is given 0.75-1.1 s, so that the landing ripples.
-    durations = page.eval_on_selector_all(
-        "#result .die.tumbling", "dice => dice.map((d) => d.style.animationDuration)"
-    )
+    durations = first["durations"]
     assert all(d.endswith("ms") and 750 <= int(d[:-2]) <= 1100 for d in durations), durations
     # The tier stays hidden while the dice roll.
-    badge = "#result .tier-badge--big"
-    assert page.eval_on_selector(badge, "b => getComputedStyle(b).visibility") == "hidden"
-    samples = []
-    for _ in range(300):  # a guard against a roll that never lands, not a timing goal
-        if page.locator("#result .result-card.is-landed").count():
-            break
-        samples.append(tuple(faces(app)))
-        page.wait_for_timeout(90)
+    assert first["badge"] == "hidden"
+    assert len(set(record["samples"])) >= 3, "faces should cycle while the dice tumble"
     assert page.locator("#result .result-card.is-landed").count() == 1
-    assert len(set(samples)) >= 3, "faces should cycle while the dice tumble"
     assert faces(app) == [d["final"] for d in expected["dice"]]
     assert page.locator("#result .die.tumbling").count() == 0
     assert page.is_hidden("#skip-hint")
     label = outcome_label("pool", expected["outcome"])
-    assert page.text_content("#announcer") == f"{label}, marge {signed(expected['margin'])}."
+    wait_announced(page, f"{label}, marge {signed(expected['margin'])}.")
 
 
 @pytest.mark.parametrize("how", ["key", "tap"])
@@ -103,13 +144,10 @@ def test_animation_can_be_skipped(app: App, how: str) -> None:
     page = app.page
     set_pool(app, pot=8, diff=4, flame=0)
     app.set_seed(5)
-    app.roll()
-    assert page.locator("#result .die.tumbling").count() == 8
-    if how == "key":
-        page.keyboard.press("Escape")
-    else:
-        page.mouse.click(5, 5)
-    page.wait_for_selector("#result .result-card.is-landed", timeout=300)
+    record = watched_roll(app, skip=how)
+    assert record["first"]["tumbling"] == 8
+    # Landed in the very task of the key or the tap, before any animation frame.
+    assert record["landedAtOnce"] is True
     assert page.locator("#result .die.tumbling").count() == 0
     expected = local_handle({"op": "roll", "system": "pool", "params": {"pot": 8}, "seed": 5})
     assert faces(app) == [d["final"] for d in expected["result"]["dice"]]

@@ -132,7 +132,7 @@ def test_clear_history_asks_first(app: App) -> None:
     assert page.is_visible("#confirm-clear")
     page.click("#confirm-clear button[value=cancel]")
     page.wait_for_selector("#confirm-clear", state="hidden")
-    page.wait_for_timeout(100)
+    app.settle()
     assert page.locator("#history .history-entry").count() == 3
     page.click("#clear-history")
     page.click("#confirm-clear-button")

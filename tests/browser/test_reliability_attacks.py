@@ -331,6 +331,10 @@ def test_stored_character_cannot_load_the_dice(app: App) -> None:
     app.set_seed(7)
     app.page.click("#char-detail .entry-roll:has-text('Lame')")
     app.page.wait_for_selector("#quick-result .result-card")
+    # The history is written once the roll is shown: wait for it, not for a time.
+    app.page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')[0]?.seed === 7"
+    )
     fair = local_handle({"op": "roll", "system": "steps", "params": {"die": 8}, "seed": 7})[
         "result"
     ]

@@ -94,7 +94,7 @@ def test_a_crash_restarts_the_worker_and_retries_the_pending_roll_once(app: App)
     expected = local_handle(rolls[0])["result"]
     assert page.get_attribute("#result .result-card", "data-outcome") == expected["outcome"]
     wait_history(app, count)
-    page.wait_for_timeout(300)
+    app.settle()  # every answer is in: a second record would be there by now
     assert history_count(app) == count + 1
     assert page.get_attribute("#history .history-entry >> nth=0", "data-seed") == str(seed)
     # The long computation was retried too, and came back whole.
@@ -193,9 +193,9 @@ def test_slow_odds_show_computing_and_cancel_keeps_the_last_chart(app: App) -> N
     page.fill(pot, "6")
     app.settle()
     exact_before = page.get_attribute("#odds .odds-row >> nth=0", "data-exact")
-    debug(app, "delay(2000)")
+    debug(app, "delay(5000)")  # answers held long enough for "calcul…" to show first
     page.fill(pot, "12")
-    page.wait_for_selector("#odds-cancel:visible", timeout=2000)
+    page.wait_for_selector("#odds-cancel:visible")
     assert page.text_content("#odds-pending-text") == "calcul…"
     page.click("#odds-cancel")
     assert page.text_content("#odds-pending-text") == (
@@ -203,7 +203,7 @@ def test_slow_odds_show_computing_and_cancel_keeps_the_last_chart(app: App) -> N
     )
     assert page.is_hidden("#odds-cancel")
     assert page.evaluate("() => document.activeElement.id") == "odds-title"
-    page.wait_for_timeout(2500)  # the dropped answer has come and gone
+    app.settle()  # the dropped answer has come (held 5 s) and gone
     assert page.get_attribute("#odds .odds-row >> nth=0", "data-exact") == exact_before
     debug(app, "delay(0)")
     page.fill(pot, "11")
@@ -293,7 +293,10 @@ def test_fair_dice_can_be_cancelled(app: App) -> None:
     assert status.startswith("Test annulé après ")
     assert page.evaluate("() => document.activeElement.id") == "fair-start"
     asked = len(sent(app, "fairness"))
-    page.wait_for_timeout(2500)
+    # The chunk in flight comes back (a next chunk would be sent in the same task), then one
+    # more round trip through the worker.
+    page.wait_for_function("() => window.pyrules.debug.info().pending === 0", timeout=60_000)
+    assert app.call({"op": "version"})["ok"]
     assert len(sent(app, "fairness")) == asked  # no chunk after Cancel
     assert page.locator("#fair-result .fair-row").count() == 0
     assert page.is_hidden("#fair-progress")

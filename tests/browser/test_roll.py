@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import App, local_handle, outcome_label, percent_value, signed
+from .conftest import App, local_handle, outcome_label, percent_value, signed, wait_announced
 
 SYSTEMS = local_handle({"op": "systems"})["result"]["systems"]
 BY_ID = {s["id"]: s for s in SYSTEMS}
@@ -89,8 +89,7 @@ def test_each_system_rolls_through_the_interface(app: App, system_id: str) -> No
         if key in result:
             assert shown["numbers"][key] == str(result[key])
     # The live region says the tier and the margin.
-    announced = app.page.text_content("#announcer")
-    assert announced == f"{shown['label']}, marge {signed(result['margin'])}."
+    wait_announced(app.page, f"{shown['label']}, marge {signed(result['margin'])}.")
 
 
 def test_d100_draws_two_d10_tens_and_units(app: App) -> None:
@@ -199,7 +198,8 @@ def test_out_of_range_value_is_flagged_next_to_its_field(app: App) -> None:
     assert page.locator("#odds .odds-chart[data-side=actor]").count() == 1
     before = app.shown()
     page.click("#roll-button")
-    page.wait_for_timeout(300)
+    page.wait_for_function("(id) => document.activeElement.id === id", arg=pot[1:])
+    app.settle()  # the refused roll has had every chance to draw a card
     assert app.shown() == before
     assert page.get_attribute(pot, "aria-invalid") == "true"
     assert page.input_value(pot) == "99"

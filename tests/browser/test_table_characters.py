@@ -293,7 +293,7 @@ def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
     # The refused effort's error is not shown over the previous roll's result.
     assert page.locator("#quick-result .die-cell").count() == 0
     assert page.get_attribute("#quick-result", "data-outcome") is None
-    page.wait_for_timeout(200)
+    app.settle()  # the refused roll has had every chance to reach the history
     assert len(history_entries(app)) == before
     # A night's rest gives them back (and survives a reload).
     page.click("#efforts-rest")

@@ -64,17 +64,47 @@ export function prefersReducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+// Debounced calls waiting for their timer or still running (their promise not settled): the
+// tests wait for none to be left (window.pyrules.pendingWork()) instead of for a duration.
+let pending = 0;
+
+function track(value) {
+  if (value && typeof value.then === "function") {
+    pending += 1;
+    const done = () => {
+      pending -= 1;
+    };
+    value.then(done, done);
+  }
+  return value;
+}
+
 export function debounce(fn, ms) {
   let timer = null;
+  const fire = (args) => {
+    timer = null;
+    pending -= 1;
+    return track(fn(...args));
+  };
   const wrapped = (...args) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => fn(...args), ms);
+    if (timer === null) pending += 1;
+    else clearTimeout(timer);
+    timer = setTimeout(() => fire(args), ms);
   };
   wrapped.flush = (...args) => {
-    clearTimeout(timer);
-    fn(...args);
+    if (timer !== null) {
+      clearTimeout(timer);
+      fire(args);
+    } else {
+      track(fn(...args));
+    }
   };
   return wrapped;
+}
+
+/** How many debounced calls are scheduled or still running. */
+export function pendingWork() {
+  return pending;
 }
 
 /** The JSON stored under `key` (checked: see checks.js), or `fallback`. Never throws. */

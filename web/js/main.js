@@ -8,6 +8,7 @@
 //                     (also settable with the URL parameter ?seed=N, for the first roll);
 //                     quick rolls, opposed rolls between characters and combat actions use it too
 //   views          -> the screen switcher (views.show("characters"), …)
+//   pendingWork()  -> how many debounced updates are scheduled or running (0: the page is settled)
 //   debug          -> engine test hooks (see engine.js and docs/reliability.md):
 //                     kill() crashes the worker, stall() makes it stop answering,
 //                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers
@@ -20,7 +21,7 @@ import { Engine } from "./engine.js";
 import { CharactersView } from "./characters.js";
 import { CombatView } from "./combat.js";
 import { tumble } from "./dice.js";
-import { debounce, h, nextTask, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
+import { debounce, h, nextTask, pendingWork, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
 import { GmTools } from "./gm.js";
 import { randomSeed } from "./fairness.js";
 import { SideForm } from "./forms.js";
@@ -115,6 +116,7 @@ window.pyrules = {
   nextSeed: urlSeed !== null && /^\d+$/.test(urlSeed) ? Number(urlSeed) : null,
   version: null,
   debug: engine.debug,
+  pendingWork, // debounced work (odds, dice groups, sources, stats) not done yet: tests wait for 0
 };
 
 /**
