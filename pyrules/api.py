@@ -163,7 +163,7 @@ def oppose(system: System[Any], req: Mapping[str, Any], lang: str) -> dict[str, 
 def params_json(params: Any) -> dict[str, Any]:
     out = {}
     for f in dataclasses.fields(params):
-        if f.name == "mods":
+        if f.name == "mods" or f.metadata.get("internal"):
             continue
         value = getattr(params, f.name)
         out[f.name] = list(value) if isinstance(value, tuple) else value
@@ -213,6 +213,11 @@ def oppose_json(
 
 def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
     success = sum((p for o, p in odds.outcomes if system.is_success(o)), Fraction(0))
+    extra: dict[str, Any] = {}
+    if system.totals:
+        mean = sum((m * p for m, p in odds.margins), Fraction(0))
+        extra = {"distribution": {str(m): str(p) for m, p in odds.margins},
+                 "mean": str(mean), "mean_value": float(mean)}
     return {
         "system": system.id,
         "exact": {o: str(p) for o, p in odds.outcomes},
@@ -220,6 +225,7 @@ def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
         "margins": {str(m): str(p) for m, p in odds.margins},
         "success": str(success),
         "success_probability": float(success),
+        **extra,
     }
 
 

@@ -229,6 +229,16 @@ TEMPLATES: dict[str, Template] = {
                             "Extreme die: {face}, the die's maximum (a feat?)."),
     "steps.extreme_low": T("Dé extrême : 1 (catastrophe ?).", "Extreme die: 1 (a disaster?)."),
     "steps.oppose": _steps_oppose,
+    # notation
+    "notation.group": lambda lang, a: T(
+        f"{'-' if a['sign'] < 0 else ''}{a['notation']} : {a['faces']} → {a['subtotal']}.",
+        f"{'-' if a['sign'] < 0 else ''}{a['notation']}: {a['faces']} → {a['subtotal']}.",
+    ).get(lang),
+    "notation.total": T("{expression} : total {total}.", "{expression}: total {total}."),
+    "notation.oppose": lambda lang, a: T(
+        f"Opposition : {a['a']} contre {a['b']}, {_winner('fr', a['winner'])}.",
+        f"Opposed roll: {a['a']} against {a['b']}, {_winner('en', a['winner'])}.",
+    ).get(lang),
     # table play: sources of augmentations and diminutions, combat actions
     "sources.aspect_aug": T("Aspect {n} (Flamme claire) : {n} augmentation(s).",
                             "Aspect {n} (light Flame): {n} augmentation(s)."),

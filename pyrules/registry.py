@@ -8,11 +8,13 @@ from . import __version__
 from .core import System
 from .systems.d6 import D6System
 from .systems.d100 import D100System
+from .systems.notation import NotationSystem
 from .systems.pool import PoolSystem
 from .systems.steps import StepsSystem
 
 SYSTEMS: dict[str, System[Any]] = {
-    s.id: s for s in (PoolSystem(), D6System(), D100System(), StepsSystem())
+    s.id: s for s in (PoolSystem(), D6System(), D100System(), StepsSystem(),
+                     NotationSystem())
 }
 
 
