@@ -64,6 +64,15 @@ MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
 #: sha256 of the PyPI wheel (Pyodide's own build of it, in pyodide-lock.json, differs).
 MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
 
+#: The engine's own dependencies: pure-Python wheels from PyPI, (name, version, sha256).
+#: build.py downloads them into .cache/wheels and ships them in dist/wheels/; the worker
+#: installs them with pyrules from there (no package index at run time); `build.py test`
+#: installs them into this Python. Why each one: README.md, "Libraries".
+ENGINE_WHEELS = (
+    ("lark", "1.3.1", "c629b661023a014c37da873b4ff58a817398d12635d3bbb2c5a03be7fe5d1e12"),
+    ("icepool", "2.1.3", "fe9e662dff4c015019e5698c6a2760bdb09db99a7522ee4c96c581ffc565fd78"),
+)
+
 #: What goes into the pyrules wheel, relative to pyrules/.
 WHEEL_PATTERNS = ("*.py", "py.typed")
 #: 1980-01-01, the earliest date a zip file can hold: same source, same wheel bytes.
@@ -221,6 +230,31 @@ def ensure_micropip() -> Path:
     return wheel
 
 
+def engine_wheel_name(name: str, version: str) -> str:
+    return f"{name}-{version}-py3-none-any.whl"
+
+
+def ensure_engine_wheels() -> list[Path]:
+    """The engine's dependency wheels (ENGINE_WHEELS), downloaded once into .cache/wheels/
+    with pip (no dependencies: each is listed) and checked against their pinned sha256."""
+    wheels = CACHE / "wheels"
+    out = []
+    for name, version, sha256 in ENGINE_WHEELS:
+        wheel = wheels / engine_wheel_name(name, version)
+        if not wheel.is_file():
+            wheels.mkdir(parents=True, exist_ok=True)
+            cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--python-version",
+                   "3.14", "--only-binary=:all:", f"{name}=={version}", "-d", str(wheels)]
+            if run(cmd).returncode != 0 or not wheel.is_file():
+                raise BuildError(f"could not download {wheel.name} from PyPI")
+        digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+        if digest != sha256:
+            wheel.unlink()
+            raise BuildError(f"{wheel.name} has sha256 {digest}, want {sha256}")
+        out.append(wheel)
+    return out
+
+
 # --------------------------------------------------------------------------- the wheel
 
 
@@ -263,6 +297,7 @@ def build_wheel(package_dir: Path = PACKAGE) -> tuple[str, bytes]:
         f"Summary: {project.get('description', 'pyrules')}\n"
         f"Requires-Python: {project.get('requires-python', '>=3.11')}\n"
         f"License: {project.get('license', {}).get('text', 'MIT')}\n"
+        + "".join(f"Requires-Dist: {dep}\n" for dep in project.get("dependencies", []))
     )
     wheel_meta = (
         "Wheel-Version: 1.0\n"
@@ -448,6 +483,7 @@ def build(dist: Path = DIST) -> dict[str, str]:
     """Build (or bring up to date) the static site in dist/. Returns version.json's content."""
     pyodide_dir = ensure_pyodide()
     micropip = ensure_micropip()
+    deps = ensure_engine_wheels()
     name, wheel = build_wheel()
     version = read_version()
 
@@ -458,6 +494,8 @@ def build(dist: Path = DIST) -> dict[str, str]:
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
     generated[f"wheels/{name}"] = wheel
+    for dep in deps:
+        generated[f"wheels/{dep.name}"] = dep
     generated["systems.json"] = systems_description()
     generated[".nojekyll"] = b""
     clashes = sorted(
@@ -474,6 +512,7 @@ def build(dist: Path = DIST) -> dict[str, str]:
         "pyodide": pyodide_version(),
         "wheel": f"wheels/{name}",
         "micropip": f"wheels/{MICROPIP_WHEEL}",
+        "deps": [f"wheels/{dep.name}" for dep in deps],
         "build": "",
     }
     changed = _sync(dist, plan, keep=GENERATED)
@@ -634,6 +673,26 @@ def ensure_test_tools() -> None:
         cmd = [sys.executable, "-m", "pip", "install", "-q", *missing]
         if run(cmd).returncode != 0:
             raise BuildError(f"could not install {' '.join(missing)}")
+    ensure_engine_deps()
+
+
+def ensure_engine_deps() -> None:
+    """Install the engine's pinned dependency wheels into this Python (the unit tests and the
+    CLI import them), from the checked copies in .cache/wheels."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    stale = []
+    for (name, wanted, _), wheel in zip(ENGINE_WHEELS, ensure_engine_wheels(), strict=True):
+        try:
+            have = version(name)
+        except PackageNotFoundError:
+            have = None
+        if have != wanted:
+            stale.append(str(wheel))
+    if stale:
+        cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", *stale]
+        if run(cmd).returncode != 0:
+            raise BuildError(f"could not install {' '.join(stale)}")
 
 
 def _playwright_browsers() -> list[Path]:

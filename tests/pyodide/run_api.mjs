@@ -1,6 +1,8 @@
 // Load the built pyrules wheel into real Pyodide under Node and answer API requests.
 //
-//   node run_api.mjs --pyodide DIR --micropip MICROPIP.whl --wheel PYRULES.whl < requests.json
+//   node run_api.mjs --pyodide DIR --micropip MICROPIP.whl [--dep DEP.whl ...] --wheel PYRULES.whl
+//                    < requests.json
+// (--dep: the engine's dependency wheels, dist/wheels/ as version.json "deps" lists them)
 //
 // stdin: a JSON list of request strings (each passed as is to pyrules.api.handle).
 // stdout: one JSON object {"python", "pyodide", "pyrules", "answers": [answer strings]}.
@@ -16,6 +18,7 @@ const { values: args } = parseArgs({
     pyodide: { type: "string" },
     micropip: { type: "string" },
     wheel: { type: "string" },
+    dep: { type: "string", multiple: true },
   },
 });
 for (const name of ["pyodide", "micropip", "wheel"]) {
@@ -43,9 +46,14 @@ await pyodide.loadPackage(path.resolve(args.micropip), {
   messageCallback: (msg) => console.error(msg),
   errorCallback: (msg) => console.error(msg),
 });
+const micropip = pyodide.pyimport("micropip");
+for (const dep of args.dep || []) {
+  const depName = path.basename(dep);
+  pyodide.FS.writeFile(`/tmp/${depName}`, readFileSync(dep));
+  await micropip.install(`emfs:/tmp/${depName}`, { deps: false });
+}
 const wheelName = path.basename(args.wheel);
 pyodide.FS.writeFile(`/tmp/${wheelName}`, readFileSync(args.wheel));
-const micropip = pyodide.pyimport("micropip");
 await micropip.install(`emfs:/tmp/${wheelName}`, { deps: false });
 
 pyodide.globals.set("requests_json", JSON.stringify(requests));

@@ -89,7 +89,14 @@ def local_systems() -> object:
 
 def test_dist_layout(dist_dir: Path) -> None:
     info = json.loads((dist_dir / "version.json").read_text())
-    assert list(info) == ["version", "pyodide", "wheel", "micropip", "build"]
+    assert list(info) == ["version", "pyodide", "wheel", "micropip", "deps", "build"]
+    # The engine's dependency wheels: exactly build.ENGINE_WHEELS, shipped with their pinned
+    # sha256, and declared by the pyrules wheel and pyproject.toml.
+    assert info["deps"] == [f"wheels/{build.engine_wheel_name(n, v)}"
+                            for n, v, _ in build.ENGINE_WHEELS]
+    for (name, version, sha256), dep in zip(build.ENGINE_WHEELS, info["deps"], strict=True):
+        assert hashlib.sha256((dist_dir / dep).read_bytes()).hexdigest() == sha256
+        assert f"{name}=={version}" in build._project_table()["dependencies"]
     assert info["version"] == build.read_version()
     assert info["pyodide"] == "314.0.7"
     assert info["wheel"] == f"wheels/pyrules-{info['version']}-py3-none-any.whl"
@@ -110,7 +117,8 @@ def test_dist_layout(dist_dir: Path) -> None:
     expected = (
         set(build._web_files(build.WEB))
         | {f"pyodide/{n}" for n in build.PYODIDE_FILES}
-        | {info["wheel"], info["micropip"], "systems.json", ".nojekyll", *build.GENERATED}
+        | {info["wheel"], info["micropip"], *info["deps"], "systems.json", ".nojekyll",
+           *build.GENERATED}
     )
     assert {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()} == (
         expected

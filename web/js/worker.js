@@ -185,8 +185,9 @@ function pyodideOptions(extra) {
   };
 }
 
-// Install the wheel with micropip (deps=False: pyrules needs nothing but the standard library,
-// and no package index is ever asked) and import every module of pyrules except the command
+// Install the engine's dependency wheels (lark, icepool: version.json "deps", shipped in
+// wheels/) then the pyrules wheel with micropip (deps=False: no package index is ever asked)
+// and import every module of pyrules except the command
 // line, so that nothing of pyrules is ever imported lazily after a snapshot restore: the
 // installed files live in the JS-side file system, which a memory snapshot does not hold.
 // (The standard library stays importable: Pyodide writes its zip again at every start.)
@@ -197,9 +198,12 @@ function pyodideOptions(extra) {
 // as an emfs: file. (Given the wheel's http URL, micropip would download it only once Python
 // is up, and the JS Response it fetches stays referenced: no snapshot could be taken.)
 const INSTALL = `
-async def _pyrules_install(path):
+async def _pyrules_install(path, deps):
     import gc, importlib, importlib.metadata, os, sys
     import micropip
+    for dep in deps:
+        await micropip.install("emfs:" + dep, deps=False)
+        os.remove(dep)
     await micropip.install("emfs:" + path, deps=False)
     os.remove(path)
     del micropip
@@ -249,6 +253,9 @@ async function fresh(pyodideModule, info, makeSnapshot) {
   const micropipURL = new URL(info.micropip, VERSION_URL).href;
   const wheelURL = new URL(info.wheel, VERSION_URL).href;
   const wheel = quiet(fetchOK(wheelURL).then((r) => r.arrayBuffer()));
+  // The engine's dependency wheels (version.json "deps", from build.py's ENGINE_WHEELS).
+  const depURLs = (info.deps || []).map((path) => new URL(path, VERSION_URL).href);
+  const depData = depURLs.map((url) => quiet(fetchOK(url).then((r) => r.arrayBuffer())));
   const pyodide = await step("runtime", () =>
     pyodideModule.loadPyodide(pyodideOptions(makeSnapshot ? { _makeSnapshot: true } : {})),
   );
@@ -278,8 +285,14 @@ async function fresh(pyodideModule, info, makeSnapshot) {
     // micropip reads the wheel's name for its version: keep the file name of the URL.
     const path = "/tmp/" + wheelURL.slice(wheelURL.lastIndexOf("/") + 1);
     pyodide.FS.writeFile(path, new Uint8Array(data));
+    const deps = [];
+    for (const [i, url] of depURLs.entries()) {
+      const depPath = "/tmp/" + url.slice(url.lastIndexOf("/") + 1);
+      pyodide.FS.writeFile(depPath, new Uint8Array(await depData[i]));
+      deps.push(depPath);
+    }
     await pyodide.runPythonAsync(
-      `${INSTALL}\nawait _pyrules_install(${JSON.stringify(path)})\ndel _pyrules_install\n`,
+      `${INSTALL}\nawait _pyrules_install(${JSON.stringify(path)}, ${JSON.stringify(deps)})\ndel _pyrules_install\n`,
     );
   });
   lap("installed");
