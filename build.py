@@ -71,6 +71,7 @@ MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ec
 ENGINE_WHEELS = (
     ("lark", "1.3.1", "c629b661023a014c37da873b4ff58a817398d12635d3bbb2c5a03be7fe5d1e12"),
     ("icepool", "2.1.3", "fe9e662dff4c015019e5698c6a2760bdb09db99a7522ee4c96c581ffc565fd78"),
+    ("segno", "1.6.6", "28c7d081ed0cf935e0411293a465efd4d500704072cdb039778a2ab8736190c7"),
 )
 
 #: What goes into the pyrules wheel, relative to pyrules/.
@@ -85,6 +86,8 @@ TEST_TOOLS = {
     "playwright": "playwright",
     "ruff": "ruff",
     "mypy": "mypy",
+    "zxingcpp": "zxing-cpp",  # decodes the QR codes the page draws (tests/browser)
+    "PIL": "pillow",  # reads the screenshots it decodes
 }
 #: pytest's closing line, e.g. "==== 3 passed, 1 skipped in 4.20s ====" (or without "=" with -q).
 PYTEST_CLOSING = re.compile(

@@ -27,11 +27,12 @@ from .explain import both
 from .fields import ParamError
 from .i18n import LANGS, message
 from .registry import SYSTEMS, describe
+from .qr import qr
 from .stats import chi_square
 
 MAX_REQUEST = 100_000  # characters
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-       "combat", "effort", "luck", "fairness")
+       "combat", "effort", "luck", "fairness", "qr")
 FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
@@ -86,6 +87,8 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
         return sources_json(req.get("params"), lang)
     if op == "effort":
         return table.effort(req.get("params"))
+    if op == "qr":
+        return qr(req.get("text"))
     if op == "combat":
         return combat_json(req, lang)
     system = get_system(req.get("system"))

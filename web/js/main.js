@@ -27,6 +27,7 @@ import { addStrings, applyStatic, lang, onLangChange, pick, setLang, t } from ".
 import { Notices } from "./notices.js";
 import { oddsChart, versusChart } from "./odds.js";
 import { OppositionPanel } from "./opposition.js";
+import { drawQR } from "./qr.js";
 import { decodeFragment, PREFIX, shareEntry } from "./replay.js";
 import { appliedText, SourcesPanel } from "./sources.js";
 import { placementModel, renderOppose, renderRoll } from "./result.js";
@@ -700,7 +701,7 @@ const history = new History({
   count: $("history-count"),
   systems: () => systems,
   onReplay: replay,
-  onShare: (entry) => shareEntry(entry),
+  onShare: (entry) => shareEntry(entry, { qr: (box, url) => drawQR(box, url, (request) => engine.call(request)) }),
 });
 
 function replay(entry) {
