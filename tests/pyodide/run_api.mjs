@@ -5,7 +5,8 @@
 // (--dep: the engine's dependency wheels, dist/wheels/ as version.json "deps" lists them)
 //
 // stdin: a JSON list of request strings (each passed as is to pyrules.api.handle).
-// stdout: one JSON object {"python", "pyodide", "pyrules", "answers": [answer strings]}.
+// stdout: one JSON object {"python", "pyodide", "pyrules", "answers": [answer strings],
+//         "ms": [milliseconds each answer took, for bench/notation.py]}.
 // Everything Pyodide prints goes to stderr. Nothing here touches the network: fetch is
 // disabled, the runtime and both wheels are read from local files.
 import { readFileSync } from "node:fs";
@@ -58,12 +59,18 @@ await micropip.install(`emfs:/tmp/${wheelName}`, { deps: false });
 
 pyodide.globals.set("requests_json", JSON.stringify(requests));
 const out = pyodide.runPython(`
-import json, sys
+import json, sys, time
 import pyrules, pyrules.api
+_answers, _ms = [], []
+for _r in json.loads(requests_json):
+    _t = time.perf_counter()
+    _answers.append(pyrules.api.handle(_r))
+    _ms.append((time.perf_counter() - _t) * 1000)
 json.dumps({
     "python": sys.version,
     "pyrules": pyrules.__version__,
-    "answers": [pyrules.api.handle(r) for r in json.loads(requests_json)],
+    "answers": _answers,
+    "ms": _ms,
 })
 `);
 const result = JSON.parse(out);
