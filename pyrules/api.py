@@ -26,8 +26,8 @@ from .core import (
 from .explain import both
 from .fields import ParamError
 from .i18n import LANGS, message
-from .registry import SYSTEMS, describe
 from .qr import qr
+from .registry import SYSTEMS, describe
 from .stats import chi_square
 
 MAX_REQUEST = 100_000  # characters

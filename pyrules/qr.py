@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
-
 from .fields import ParamError
 from .i18n import Text
 
@@ -25,9 +23,9 @@ def qr(text: Any) -> dict[str, Any]:
         raise ParamError("text", "too_long", label=LABEL, max=TEXT_MAX)
     # Error correction M (15 % of the code can be lost), never a Micro QR: every phone's
     # camera app reads a plain QR code.
+    import segno  # at the first use (see pyrules.systems.notation._lark)
+
     code = segno.make(text, error="m", micro=False, boost_error=False)
     rows = ["".join("1" if bit else "0" for bit in row) for row in code.matrix]
     return {"size": len(rows), "version": code.version, "error": code.error, "rows": rows}
 
-
-qr("pyrules")  # segno's modules are imported and used now (the page's snapshot holds them)

@@ -19,14 +19,12 @@ rerolls included), so a seed replays exactly.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
-
-import icepool  # type: ignore[import-untyped]
-import lark
 
 from ..core import DiceGroup, Die, Faces, Line, Odds, OpposeResult, Outcome, RollResult, System
 from ..fields import Field, ParamError
@@ -63,8 +61,28 @@ SIGN: "+" | "-"
 """
 
 
-#: Built once, at import (the page's Pyodide snapshot then holds it ready).
-PARSER = lark.Lark(GRAMMAR, parser="lalr")
+
+
+# lark and icepool are imported at the first use, not with pyrules: the page's Pyodide memory
+# snapshot is taken with pyrules imported, and it must fit the heap Pyodide starts with
+# (a restore cannot grow it). After a restore, the worker puts their wheels on sys.path.
+@functools.cache
+def _lark() -> Any:
+    import lark
+
+    return lark
+
+
+@functools.cache
+def _icepool() -> Any:
+    import icepool  # type: ignore[import-untyped]
+
+    return icepool
+
+
+@functools.cache
+def _parser() -> Any:
+    return _lark().Lark(GRAMMAR, parser="lalr")
 
 
 @dataclass(frozen=True)
@@ -149,6 +167,7 @@ def _bad(key: str, **args: Any) -> ParamError:
 
 def parse_expression(text: str) -> NotationParams:
     """Parse and check an expression; every problem is a ParamError on ``expression``."""
+    lark = _lark()
     raw = text.strip()
     if not raw:
         raise _bad("notation_empty")
@@ -156,13 +175,13 @@ def parse_expression(text: str) -> NotationParams:
         raise _bad("too_long", max=EXPRESSION_MAX)
     source = raw.lower().replace("\t", " ")
     try:
-        tree = PARSER.parse(source)
+        tree = _parser().parse(source)
     except lark.UnexpectedEOF:
         raise _bad("notation_trailing") from None
     except lark.UnexpectedInput as exc:
         column = getattr(exc, "column", 0) or 0
         char = source[column - 1] if 0 < column <= len(source) else ""
-        if getattr(exc, "token", None) is not None and exc.token.type == "$END":  # type: ignore[attr-defined]
+        if getattr(exc, "token", None) is not None and exc.token.type == "$END":
             raise _bad("notation_trailing") from None
         raise _bad("notation_syntax", char=char, column=column) from None
     except lark.LarkError:
@@ -190,6 +209,7 @@ def parse_expression(text: str) -> NotationParams:
 
 
 def _group(sign: int, node: Any) -> Group:
+    lark = _lark()
     count = 1
     fields: dict[str, Any] = {}
     sides = 0
@@ -333,6 +353,7 @@ def evaluate(params: NotationParams, source: FaceSource) -> tuple[int, list[dict
 
 def _one_die(g: Group) -> Any:
     """One die of the group as an icepool Die: rerolled, exploded, mapped to a success."""
+    icepool = _icepool()
     die = icepool.Die(range(g.low, g.high + 1))
     if g.reroll is not None:
         bad = [f for f in range(g.low, g.high + 1) if g.rerolls(f)]
@@ -359,7 +380,7 @@ def _group_counts(g: Group) -> dict[int, int]:
         high = g.keep in ("kh", "dl")
         if g.compare in ("<", "<="):
             high = not high
-        pool = icepool.Pool([die] * g.count)
+        pool = _icepool().Pool([die] * g.count)
         return _counts((pool.highest(g.kept) if high else pool.lowest(g.kept)).sum())
     return power(_counts(die), g.count)
 
@@ -551,7 +572,3 @@ def _faces_text(dice: list[dict[str, Any]]) -> str:
         parts.append(chain)
     return ", ".join(parts)
 
-
-# Everything the odds and the parser touch is imported and built now, not at the first
-# request: in the page, the modules must be in memory before the snapshot is taken.
-distribution(parse_expression("2d6kh1!ro<2>=3+1d4kl1<3-1dF"))

@@ -185,8 +185,9 @@ function pyodideOptions(extra) {
   };
 }
 
-// Install the engine's dependency wheels (lark, icepool: version.json "deps", shipped in
-// wheels/) then the pyrules wheel with micropip (deps=False: no package index is ever asked)
+// Install the engine's dependency wheels (lark, icepool, segno: version.json "deps", in
+// wheels/; imported only at their first use, see putDepsOnPath) then the pyrules wheel with
+// micropip (deps=False: no package index is ever asked)
 // and import every module of pyrules except the command
 // line, so that nothing of pyrules is ever imported lazily after a snapshot restore: the
 // installed files live in the JS-side file system, which a memory snapshot does not hold.
@@ -238,12 +239,34 @@ function checkHandle(fn, info) {
   }
 }
 
+// The engine imports its libraries (lark, icepool, segno) at their first use, so that the
+// snapshot fits the heap Pyodide starts with; a restored heap has an empty file system, so
+// their wheels go back in it, on sys.path (pure-Python wheels import as zip files).
+const DEPS_DIR = "/lib/pyrules-deps";
+
+function depURLs(info) {
+  return (info.deps || []).map((path) => new URL(path, VERSION_URL).href);
+}
+
+function putDepsOnPath(pyodide, urls, datas) {
+  pyodide.FS.mkdirTree(DEPS_DIR);
+  const paths = urls.map((url, i) => {
+    const path = `${DEPS_DIR}/${url.slice(url.lastIndexOf("/") + 1)}`;
+    pyodide.FS.writeFile(path, new Uint8Array(datas[i]));
+    return path;
+  });
+  pyodide.runPython(`import sys\nsys.path[0:0] = ${JSON.stringify(paths)}\ndel sys\n`);
+}
+
 async function restore(pyodideModule, info, entry) {
   const bytes = quiet(SnapshotStore.bytes(entry).then((data) => (lap("snapshotRead"), data)));
+  const urls = depURLs(info);
+  const deps = quiet(Promise.all(urls.map((url) => fetchOK(url).then((r) => r.arrayBuffer()))));
   const pyodide = await pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: bytes }));
   lap("loadPyodide");
   progress("python");
   pyodide.runPython(RESEED);
+  putDepsOnPath(pyodide, urls, await deps);
   const fn = getHandle(pyodide);
   checkHandle(fn, info);
   return fn;
@@ -254,8 +277,8 @@ async function fresh(pyodideModule, info, makeSnapshot) {
   const wheelURL = new URL(info.wheel, VERSION_URL).href;
   const wheel = quiet(fetchOK(wheelURL).then((r) => r.arrayBuffer()));
   // The engine's dependency wheels (version.json "deps", from build.py's ENGINE_WHEELS).
-  const depURLs = (info.deps || []).map((path) => new URL(path, VERSION_URL).href);
-  const depData = depURLs.map((url) => quiet(fetchOK(url).then((r) => r.arrayBuffer())));
+  const deps = depURLs(info);
+  const depData = deps.map((url) => quiet(fetchOK(url).then((r) => r.arrayBuffer())));
   const pyodide = await step("runtime", () =>
     pyodideModule.loadPyodide(pyodideOptions(makeSnapshot ? { _makeSnapshot: true } : {})),
   );
@@ -285,14 +308,14 @@ async function fresh(pyodideModule, info, makeSnapshot) {
     // micropip reads the wheel's name for its version: keep the file name of the URL.
     const path = "/tmp/" + wheelURL.slice(wheelURL.lastIndexOf("/") + 1);
     pyodide.FS.writeFile(path, new Uint8Array(data));
-    const deps = [];
-    for (const [i, url] of depURLs.entries()) {
+    const depPaths = [];
+    for (const [i, url] of deps.entries()) {
       const depPath = "/tmp/" + url.slice(url.lastIndexOf("/") + 1);
       pyodide.FS.writeFile(depPath, new Uint8Array(await depData[i]));
-      deps.push(depPath);
+      depPaths.push(depPath);
     }
     await pyodide.runPythonAsync(
-      `${INSTALL}\nawait _pyrules_install(${JSON.stringify(path)}, ${JSON.stringify(deps)})\ndel _pyrules_install\n`,
+      `${INSTALL}\nawait _pyrules_install(${JSON.stringify(path)}, ${JSON.stringify(depPaths)})\ndel _pyrules_install\n`,
     );
   });
   lap("installed");
