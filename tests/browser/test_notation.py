@@ -167,6 +167,40 @@ def test_the_scanned_link_opens_the_same_roll(app: App) -> None:
         other.page.close()
 
 
+def test_physical_dice_every_die_thrown_in_order(app: App) -> None:
+    """Physical dice: the player types every face thrown, the reroll and explosions too."""
+    page = app.page
+    page.set_viewport_size({"width": 360, "height": 740})
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    page.fill(app.field("actor", "notation", "expression"), "1d6ro1!+1dF+1")
+    app.set_physical(True)
+    faces = app.field("actor", "notation", "dice")
+    page.wait_for_selector(faces)
+    page.fill(faces, "1, 6, 6, 2, -1")
+    count = len(history(app))
+    app.roll()
+    page.wait_for_function(
+        "(n) => JSON.parse(localStorage.getItem('pyrules:history') || '[]').length === n",
+        arg=count + 1,
+    )
+    card = shown_card(app)
+    assert card["total"] == str(6 + 6 + 2 - 1 + 1)
+    assert card["faces"] == [14, -1]  # the exploded chain counts as its total
+    fudge = page.text_content("#result .die-cell[data-kind=fudge] .visually-hidden")
+    assert fudge == "dé Fudge : -1"
+    assert history(app)[0]["physical"] is True
+    # A face missing: an error on the faces field, no roll.
+    page.fill(faces, "1, 6")
+    page.click("#roll-button")
+    page.wait_for_function(
+        "(sel) => { const e = document.querySelector(sel); return e && !e.hidden"
+        " && e.textContent.includes('il manque des dés'); }",
+        arg=f"{faces}-error",
+    )
+    app.set_physical(False)
+
+
 def test_bad_expression_is_shown_on_the_field(app: App) -> None:
     page = app.page
     set_lang(app, "en")
