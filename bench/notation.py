@@ -17,11 +17,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pyrules.api import handle
 from pyrules.systems.notation import parse_expression, work
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CASES = ["3d6", "4d6kh3", "2d20kl1", "4dF", "5d10>=8", "3d6!",
          "100d20", "10d1000", "30d100", "8d100!", "10d20kh5", "20d20kh5", "20d10!ro1"]
