@@ -52,7 +52,8 @@ def pyodide_ms(expressions: list[str]) -> list[float]:
     texts = [request(e) for e in expressions for _ in range(ROUNDS)]
     cmd = [node, str(ROOT / "tests" / "pyodide" / "run_api.mjs"), "--pyodide",
            str(dist / "pyodide"), "--micropip", str(dist / info["micropip"]),
-           *[a for dep in info["deps"] for a in ("--dep", str(dist / dep))],
+           *[a for w in info["wheels"] if w["url"] != info["wheel"]
+             for a in ("--dep", str(dist / w["url"]))],
            "--wheel", str(dist / info["wheel"])]
     out = json.loads(subprocess.run(cmd, input=json.dumps(texts), capture_output=True,
                                     text=True, check=True).stdout)

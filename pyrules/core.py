@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .fields import Field, ParamError, validate
-from .i18n import Text
+from .i18n import Template, Text
 
 SEED_MAX = 2**53 - 1  # seeds must survive a round trip through JavaScript numbers
 
@@ -150,6 +150,8 @@ class System(Generic[P]):
     #: True when the margin is a total whose whole distribution is the answer (notation):
     #: the odds op then also answers it as "distribution", with its "mean".
     totals: ClassVar[bool] = False
+    #: The system's explanation templates, by line key (its ``explain`` module's TEMPLATES).
+    templates: ClassVar[Mapping[str, Template]] = {}
     #: How many times a tied opposition is rolled again before the tie stands (0: at once).
     tie_rerolls: ClassVar[int] = 0
 

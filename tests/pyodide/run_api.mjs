@@ -2,7 +2,7 @@
 //
 //   node run_api.mjs --pyodide DIR --micropip MICROPIP.whl [--dep DEP.whl ...] --wheel PYRULES.whl
 //                    < requests.json
-// (--dep: the engine's dependency wheels, dist/wheels/ as version.json "deps" lists them)
+// (--dep: the engine's dependency wheels, version.json "wheels" but the last)
 //
 // stdin: a JSON list of request strings (each passed as is to pyrules.api.handle).
 // stdout: one JSON object {"python", "pyodide", "pyrules", "answers": [answer strings],

@@ -89,14 +89,14 @@ def local_systems() -> object:
 
 def test_dist_layout(dist_dir: Path) -> None:
     info = json.loads((dist_dir / "version.json").read_text())
-    assert list(info) == ["version", "pyodide", "wheel", "micropip", "deps", "build"]
-    # The engine's dependency wheels: exactly build.ENGINE_WHEELS, shipped with their pinned
-    # sha256, and declared by the pyrules wheel and pyproject.toml.
-    assert info["deps"] == [f"wheels/{build.engine_wheel_name(n, v)}"
-                            for n, v, _ in build.ENGINE_WHEELS]
-    for (name, version, sha256), dep in zip(build.ENGINE_WHEELS, info["deps"], strict=True):
-        assert hashlib.sha256((dist_dir / dep).read_bytes()).hexdigest() == sha256
-        assert f"{name}=={version}" in build._project_table()["dependencies"]
+    assert list(info) == ["version", "pyodide", "wheel", "micropip", "wheels", "snapshot", "build"]
+    # The engine's libraries: build.EXTRA_WHEELS, shipped with their pinned sha256, declared
+    # by pyproject.toml.
+    for extra in build.EXTRA_WHEELS:
+        assert f"wheels/{extra.file}" in [w["url"] for w in info["wheels"]]
+        assert hashlib.sha256((dist_dir / "wheels" / extra.file).read_bytes()).hexdigest() == (
+            extra.sha256)
+        assert f"{extra.name}=={extra.version}" in build._project_table()["dependencies"]
     assert info["version"] == build.read_version()
     assert info["pyodide"] == "314.0.7"
     assert info["wheel"] == f"wheels/pyrules-{info['version']}-py3-none-any.whl"
@@ -117,12 +117,37 @@ def test_dist_layout(dist_dir: Path) -> None:
     expected = (
         set(build._web_files(build.WEB))
         | {f"pyodide/{n}" for n in build.PYODIDE_FILES}
-        | {info["wheel"], info["micropip"], *info["deps"], "systems.json", ".nojekyll",
-           *build.GENERATED}
+        | {info["wheel"], info["micropip"], "systems.json", ".nojekyll", *build.GENERATED}
+        | {w["url"] for w in info["wheels"]}
+        | {info["snapshot"]["url"]}
     )
     assert {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()} == (
         expected
     )
+
+
+def test_wheel_list_is_one_manifest_for_the_snapshot_and_the_fallback(dist_dir: Path) -> None:
+    info = json.loads((dist_dir / "version.json").read_text())
+    expected = [
+        {"url": f"wheels/{w.file}", "imports": list(w.imports)} for w in build.EXTRA_WHEELS
+    ] + [{"url": info["wheel"], "imports": list(build.PYRULES_IMPORTS)}]
+    assert info["wheels"] == expected
+    for wheel in info["wheels"]:
+        assert (dist_dir / wheel["url"]).is_file()
+
+
+def test_the_snapshot_step_is_cached_by_its_inputs() -> None:
+    pyodide_dir, micropip = build.ensure_pyodide(), build.ensure_micropip()
+    name, wheel = build.build_wheel()
+    wheels = [(name, wheel, build.PYRULES_IMPORTS)]
+    key = build._snapshot_key(pyodide_dir, micropip, wheels)
+    cached = build.CACHE / "snapshots" / f"{key}.bin.gz"
+    first = build.make_snapshot(pyodide_dir, micropip, wheels)
+    assert cached.read_bytes() == first[0]
+    assert build.make_snapshot(pyodide_dir, micropip, wheels) == first  # from the cache
+    # Any change of the engine's bytes or of what is imported is another snapshot.
+    assert build._snapshot_key(pyodide_dir, micropip, [(name, wheel + b" ", ())]) != key
+    assert build._snapshot_key(pyodide_dir, micropip, [(name, wheel, ("pyrules",))]) != key
 
 
 def test_rebuild_is_incremental_and_drops_stale_files(dist_dir: Path) -> None:

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..core import DiceGroup, Die, Faces, Line, Odds, OpposeResult, Outcome, RollResult, System
-from ..fields import Field, ParamError
-from ..i18n import Text as T
+from ...core import DiceGroup, Die, Faces, Line, Odds, OpposeResult, Outcome, RollResult, System
+from ...fields import Field, ParamError
+from ...i18n import Text as T
+from .explain import TEMPLATES
 
 EXPRESSION_MAX = 60  # characters
 DICE_MAX = 100  # dice in one expression, before explosions and rerolls
@@ -63,9 +64,10 @@ SIGN: "+" | "-"
 
 
 
-# lark and icepool are imported at the first use, not with pyrules: the page's Pyodide memory
-# snapshot is taken with pyrules imported, and it must fit the heap Pyodide starts with
-# (a restore cannot grow it). After a restore, the worker puts their wheels on sys.path.
+# lark and icepool are imported at their first use, not with pyrules: the engine's memory
+# snapshot (build.py) must fit the heap Pyodide starts with, and with them imported it does
+# not (30 -> 36 MB; a restore cannot grow the heap). After a restore, the worker puts their
+# wheels back on sys.path (web/js/worker.js, putWheelsOnPath).
 @functools.cache
 def _lark() -> Any:
     import lark
@@ -472,6 +474,7 @@ class NotationSystem(System[NotationParams]):
     )
     outcomes = (Outcome("total", True, T("Total", "Total")),)
     totals = True
+    templates = TEMPLATES
 
     def make_params(self, values: dict[str, Any]) -> NotationParams:
         return parse_expression(values["expression"])
