@@ -92,7 +92,18 @@ class Wheel:
 
 #: The wheels installed before pyrules, in this order. To add one, add an entry: the build,
 #: the snapshot, the page's fallback install and the offline precache all follow this list.
-EXTRA_WHEELS: tuple[Wheel, ...] = ()
+#: lark parses the free dice notation, icepool gives its exact odds, segno draws the QR codes
+#: of replay links (README.md, "Libraries", says why each). Not imported at install: with them
+#: the snapshot would not fit Pyodide's start heap. pyrules imports them at their first use;
+#: after a restore the worker puts these wheels on sys.path (worker.js, putWheelsOnPath).
+EXTRA_WHEELS: tuple[Wheel, ...] = (
+    Wheel("lark", "1.3.1", "lark-1.3.1-py3-none-any.whl",
+          "c629b661023a014c37da873b4ff58a817398d12635d3bbb2c5a03be7fe5d1e12", ()),
+    Wheel("icepool", "2.1.3", "icepool-2.1.3-py3-none-any.whl",
+          "fe9e662dff4c015019e5698c6a2760bdb09db99a7522ee4c96c581ffc565fd78", ()),
+    Wheel("segno", "1.6.6", "segno-1.6.6-py3-none-any.whl",
+          "28c7d081ed0cf935e0411293a465efd4d500704072cdb039778a2ab8736190c7", ()),
+)
 #: What the worker imports of pyrules itself: every module.
 PYRULES_IMPORTS = ("pyrules.*",)
 
@@ -820,6 +831,7 @@ def ensure_test_tools() -> None:
         cmd = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
         if run([*cmd, *missing]).returncode != 0:
             raise BuildError(f"could not install {' '.join(missing)} with pip")
+    ensure_engine_deps()
 
 
 def missing_system_tools(which: Any = shutil.which) -> list[tuple[str, str]]:
@@ -887,6 +899,26 @@ def ensure_system_tools(dry_run: bool = False) -> None:
             raise BuildError(f"{' '.join(cmd[:2])} failed (exit {done.returncode})")
     if not dry_run and missing_system_tools():
         raise BuildError(f"still missing after apt-get: {missing_system_tools()}")
+
+
+def ensure_engine_deps() -> None:
+    """Install the engine's pinned wheels (EXTRA_WHEELS) into this Python (the unit tests and
+    the CLI import them), from the checked copies in .cache/wheels."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    stale = []
+    for extra in EXTRA_WHEELS:
+        path = ensure_pypi_wheel(extra.name, extra.version, extra.file, extra.sha256)
+        try:
+            have = version(extra.name)
+        except PackageNotFoundError:
+            have = None
+        if have != extra.version:
+            stale.append(str(path))
+    if stale:
+        cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", *stale]
+        if run(cmd).returncode != 0:
+            raise BuildError(f"could not install {' '.join(stale)}")
 
 
 def _playwright_browsers() -> list[Path]:

@@ -28,6 +28,7 @@ from .core import (
 from .explain import both
 from .fields import ParamError
 from .i18n import LANGS, message
+from .qr import qr
 from .registry import SYSTEMS, describe
 from .stats import chi_square, percentile
 from .systems.d6.table import effort
@@ -40,7 +41,7 @@ MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]")
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-       "combat", "effort", "luck", "fairness", "sweep", "compare")
+       "combat", "effort", "luck", "fairness", "sweep", "compare", "qr")
 FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
@@ -106,6 +107,8 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
         return sources_json(req.get("params"), lang)
     if op == "effort":
         return effort(req.get("params"))
+    if op == "qr":
+        return qr(req.get("text"))
     if op == "combat":
         return combat_json(req, lang)
     system = get_system(req.get("system"))
@@ -201,7 +204,7 @@ def oppose(system: System[Any], req: Mapping[str, Any], lang: str) -> dict[str, 
 def params_json(params: Any) -> dict[str, Any]:
     out = {}
     for f in dataclasses.fields(params):
-        if f.name == "mods":
+        if f.name == "mods" or f.metadata.get("internal"):
             continue
         value = getattr(params, f.name)
         out[f.name] = list(value) if isinstance(value, tuple) else value
@@ -251,6 +254,11 @@ def oppose_json(
 
 def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
     success = sum((p for o, p in odds.outcomes if system.is_success(o)), Fraction(0))
+    extra: dict[str, Any] = {}
+    if system.totals:
+        mean = sum((m * p for m, p in odds.margins), Fraction(0))
+        extra = {"distribution": {str(m): str(p) for m, p in odds.margins},
+                 "mean": str(mean), "mean_value": float(mean)}
     return {
         "system": system.id,
         "exact": {o: str(p) for o, p in odds.outcomes},
@@ -258,6 +266,7 @@ def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
         "margins": {str(m): str(p) for m, p in odds.margins},
         "success": str(success),
         "success_probability": float(success),
+        **extra,
     }
 
 

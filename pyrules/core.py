@@ -147,6 +147,9 @@ class System(Generic[P]):
     outcomes: ClassVar[tuple[Outcome, ...]]
     oppose_rule: ClassVar[Text]
     sheet: ClassVar[dict[str, Any]] = {}
+    #: True when the margin is a total whose whole distribution is the answer (notation):
+    #: the odds op then also answers it as "distribution", with its "mean".
+    totals: ClassVar[bool] = False
     #: The system's explanation templates, by line key (its ``explain`` module's TEMPLATES).
     templates: ClassVar[Mapping[str, Template]] = {}
     #: How many times a tied opposition is rolled again before the tie stands (0: at once).

@@ -164,6 +164,83 @@ ERRORS: dict[str, Text] = {
         "« previous » doit associer des issues du système à des nombres de lancers.",
         "'previous' must map the system's outcomes to numbers of rolls.",
     ),
+    "notation_empty": Text(
+        "« {label} » est vide : écrire des dés, par exemple 3d6.",
+        "'{label}' is empty: write some dice, for example 3d6.",
+    ),
+    "notation_no_dice": Text(
+        "« {label} » ne lance aucun dé : il faut au moins un groupe comme 2d6.",
+        "'{label}' rolls no dice: at least one group such as 2d6 is needed.",
+    ),
+    "notation_zero_sides": Text(
+        "« {label} » : un dé doit avoir au moins une face (d0 n'existe pas).",
+        "'{label}': a die needs at least one side (there is no d0).",
+    ),
+    "notation_zero_dice": Text(
+        "« {label} » : un groupe doit lancer au moins un dé (0d6 ne lance rien).",
+        "'{label}': a group must roll at least one die (0d6 rolls nothing).",
+    ),
+    "notation_too_many": Text(
+        "« {label} » : {max} dés au plus en tout.", "'{label}': at most {max} dice in all."
+    ),
+    "notation_sides": Text(
+        "« {label} » : {max} faces au plus par dé.", "'{label}': at most {max} sides per die."
+    ),
+    "notation_groups": Text(
+        "« {label} » : {max} groupes de dés au plus.", "'{label}': at most {max} groups of dice."
+    ),
+    "notation_constant": Text(
+        "« {label} » : les nombres ne dépassent pas {max}.",
+        "'{label}': numbers go up to {max}.",
+    ),
+    "notation_keep": Text(
+        "« {label} » : on ne peut garder ou écarter qu'entre 1 et {count} dé(s) de ce groupe"
+        " (et il doit en rester un).",
+        "'{label}': keep or drop between 1 and {count} dice of that group (one must remain).",
+    ),
+    "notation_keep_equal": Text(
+        "« {label} » : garder des dés puis compter ceux égaux à une valeur n'est pas pris en"
+        " charge ; utiliser >=, >, <= ou <.",
+        "'{label}': keeping dice and then counting those equal to a value is not supported;"
+        " use >=, >, <= or <.",
+    ),
+    "notation_twice": Text(
+        "« {label} » : un groupe de dés ne prend chaque modificateur (kh/kl/dh/dl, !, ro,"
+        " comparaison) qu'une fois.",
+        "'{label}': a group of dice takes each modifier (kh/kl/dh/dl, !, ro, comparison)"
+        " only once.",
+    ),
+    "notation_explode": Text(
+        "« {label} » : un dé à une seule face ne peut pas exploser.",
+        "'{label}': a one-sided die cannot explode.",
+    ),
+    "notation_trailing": Text(
+        "« {label} » est incomplète : elle finit par un opérateur ou un modificateur sans"
+        " valeur.",
+        "'{label}' is incomplete: it ends with an operator or a modifier without a value.",
+    ),
+    "notation_syntax": Text(
+        "« {label} » illisible à la position {column} (« {char} »). Exemples : 3d6, 4d6kh3,"
+        " 2d10+3, 4dF.",
+        "'{label}' cannot be read at position {column} ('{char}'). Examples: 3d6, 4d6kh3,"
+        " 2d10+3, 4dF.",
+    ),
+    "notation_too_costly": Text(
+        "« {label} » : ses chances exactes demanderaient trop de calcul pour une tablette"
+        " (plus d'une seconde). Moins de dés ou de faces, ou moins de dés gardés.",
+        "'{label}': its exact odds would take too much work for a tablet (over a second)."
+        " Fewer dice or sides, or fewer kept dice.",
+    ),
+    "notation_faces_missing": Text(
+        "« {label} » : il manque des dés ({given} donné(s)) ; noter chaque dé lancé, relances"
+        " et explosions comprises.",
+        "'{label}': dice are missing ({given} given); enter every die thrown, rerolls and"
+        " explosions included.",
+    ),
+    "notation_faces_extra": Text(
+        "« {label} » : {given} dés donnés, ce jet n'en lance que {used}.",
+        "'{label}': {given} dice given, this roll only throws {used}.",
+    ),
     "internal": Text(
         "Erreur interne inattendue : {detail}.", "Unexpected internal error: {detail}."
     ),

@@ -9,6 +9,7 @@ from .core import System
 from .systems.d6 import D6System
 from .systems.d6.table import EFFORT_FIELDS
 from .systems.d100 import D100System
+from .systems.notation import NotationSystem
 from .systems.pool import PoolSystem
 from .systems.pool.table import SOURCE_FIELDS
 from .systems.steps import StepsSystem
@@ -16,7 +17,9 @@ from .systems.steps.table import ARDEUR_FIELD, COMBAT_FIELDS
 
 #: The one list of systems. A new system is a package under pyrules/systems/ (its rules,
 #: odds, explanation templates and table play together) added here.
-SYSTEM_LIST: tuple[System[Any], ...] = (PoolSystem(), D6System(), D100System(), StepsSystem())
+SYSTEM_LIST: tuple[System[Any], ...] = (
+    PoolSystem(), D6System(), D100System(), StepsSystem(), NotationSystem(),
+)
 SYSTEMS: dict[str, System[Any]] = {s.id: s for s in SYSTEM_LIST}
 
 

@@ -105,6 +105,11 @@ def engine_requests() -> list[Any]:
         {"op": "roll", "system": "pool", "params": {"bogus": 1}, "lang": "en"},
         {"op": "roll", "system": "pool", "params": {"pot": 6, "diff": 4, "dice": "1,4,1,1,6,3"}},
         {"op": "roll", "system": "pool", "params": {"flame": 2, "augmentations": 1}, "seed": 0},
+        # The engine's libraries (lark, icepool, segno), imported at their first use: after a
+        # snapshot restore, from the wheels the worker puts back on sys.path.
+        {"op": "odds", "system": "notation", "params": {"expression": "4d6kh3!+1dF-2d4ro1"}},
+        {"op": "roll", "system": "notation", "params": {"expression": "5d10>=8"}, "seed": 5},
+        {"op": "qr", "text": "https://example.org/pyrules/#replay=eyJ2IjoxfQ"},
         {
             "op": "oppose",
             "system": "d6",

@@ -90,6 +90,13 @@ def local_systems() -> object:
 def test_dist_layout(dist_dir: Path) -> None:
     info = json.loads((dist_dir / "version.json").read_text())
     assert list(info) == ["version", "pyodide", "wheel", "micropip", "wheels", "snapshot", "build"]
+    # The engine's libraries: build.EXTRA_WHEELS, shipped with their pinned sha256, declared
+    # by pyproject.toml.
+    for extra in build.EXTRA_WHEELS:
+        assert f"wheels/{extra.file}" in [w["url"] for w in info["wheels"]]
+        assert hashlib.sha256((dist_dir / "wheels" / extra.file).read_bytes()).hexdigest() == (
+            extra.sha256)
+        assert f"{extra.name}=={extra.version}" in build._project_table()["dependencies"]
     assert info["version"] == build.read_version()
     assert info["pyodide"] == "314.0.7"
     assert info["wheel"] == f"wheels/pyrules-{info['version']}-py3-none-any.whl"

@@ -21,6 +21,7 @@ EXPECTED_OUTCOMES = {
              "narrow_success", "poor_success", "simple_failure", "bitter_failure",
              "critical_failure"],
     "steps": ["success", "failure"],
+    "notation": ["total"],
 }
 EXPECTED_FIELDS = {
     "pool": {"pot", "diff", "flame", "augmentations", "diminutions", "modifiers", "actor_size",
@@ -31,6 +32,7 @@ EXPECTED_FIELDS = {
     "d100": {"value", "level", "modifier", "dice"},
     "steps": {"die", "threshold", "bonus", "edge", "edge_rule", "weapons", "protections",
               "dice"},
+    "notation": {"expression", "dice"},
 }
 
 
@@ -38,7 +40,7 @@ def test_systems_describes_every_system() -> None:
     res = ok({"op": "systems"})
     assert res["version"] == __version__
     ids = [s["id"] for s in res["systems"]]
-    assert ids == ["pool", "d6", "d100", "steps"]
+    assert ids == ["pool", "d6", "d100", "steps", "notation"]
     for s in res["systems"]:
         assert s["name"]["fr"] and s["name"]["en"]
         assert [o["id"] for o in s["outcomes"]] == EXPECTED_OUTCOMES[s["id"]]

@@ -60,7 +60,8 @@ def bounded_fields() -> list[tuple[str, str, str, int, int]]:
     return out
 
 
-BASE = {"pool": {"pot": 12, "flame": 2}, "d6": {}, "d100": {"level": None}, "steps": {}}
+BASE = {"pool": {"pot": 12, "flame": 2}, "d6": {}, "d100": {"level": None}, "steps": {},
+        "notation": {"expression": "1d1000"}}
 
 
 @pytest.mark.parametrize(("system", "name", "kind", "low", "high"), bounded_fields())

@@ -29,6 +29,12 @@ def field_strategy(f: Field) -> st.SearchStrategy[Any]:
     if f.kind == "choice":
         values = [c.value for c in f.choices]
         return st.sampled_from([*values, None]) if f.optional else st.sampled_from(values)
+    if f.kind == "text" and f.name == "expression":  # free dice notation
+        mods = st.sampled_from(["", "kh1", "kl1", "dl1", "!", "ro1", ">=3", "<2", "!kh1"])
+        group = st.tuples(st.sampled_from("+-"), st.integers(2, 4),
+                          st.sampled_from(["4", "6", "10", "F"]), mods)
+        return st.lists(group, min_size=1, max_size=3).map(
+            lambda gs: "".join(f"{s}{n}d{d}{m}" for s, n, d, m in gs).lstrip("+"))
     if f.kind == "text":  # pool modifiers in the document's notation
         term = st.tuples(st.sampled_from("+-"), st.integers(0, 3), st.sampled_from(["D", "DF", ""]))
         return st.lists(term, max_size=3).map(lambda ts: "".join(f"{s}{n}{u}" for s, n, u in ts))

@@ -88,6 +88,9 @@ export function setFace(die, face) {
     const { tens, units } = d100Parts(face);
     setText(svgs[0], tens);
     setText(svgs[1], units);
+  } else if (die.classList.contains("die--fudge")) {
+    die.classList.remove("show-pips");
+    setText(svgs[0], face > 0 ? "+" : face < 0 ? "−" : "0"); // a Fudge die: -1, 0, +1
   } else if (sides === 6 && face >= 1 && face <= 6) {
     die.classList.add("show-pips");
     setText(svgs[0], "");
@@ -151,7 +154,7 @@ export function tumble(dice, onDone) {
       if (elapsed >= die.stopAt) {
         land(die);
       } else if (random) {
-        const sides = Number(die.el.dataset.sides);
+        const sides = Number(die.el.dataset.sides) || 3; // Fudge dice say 0 sides
         setFace(die.el, (random[i] % sides) + 1);
       }
     });

@@ -30,6 +30,7 @@ import { addStrings, applyStatic, lang, onLangChange, pick, setLang, t } from ".
 import { Notices } from "./notices.js";
 import { oddsChart, versusChart } from "./odds.js";
 import { OppositionPanel } from "./opposition.js";
+import { drawQR } from "./qr.js";
 import { decodeFragment, payloadFits, PREFIX, shareEntry } from "./replay.js";
 import { safeStartNotice } from "./safety.js";
 import { appliedText, SourcesPanel } from "./sources.js";
@@ -728,7 +729,7 @@ const history = new History({
   systems: () => systems,
   onAgain: (entry) => fromHistory(entry, { again: true }),
   onReview: (entry) => fromHistory(entry, { again: false }),
-  onShare: (entry) => shareEntry(entry),
+  onShare: (entry) => shareEntry(entry, { qr: (box, url) => drawQR(box, url, (request) => engine.call(request)) }),
 });
 
 /**

@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
+import { totalsChart } from "./totals.js";
 
 /** "16,7 %"; tiny non-zero chances read "< 0,1 %", near-certain ones "> 99,9 %". */
 export function formatPercent(p) {
@@ -21,6 +22,7 @@ function fractionValue(text) {
 
 /** One chart for one side: a row per outcome, best first. */
 export function oddsChart(system, odds, title) {
+  if (odds.distribution) return totalsChart(system, odds, title); // free dice: every total
   const chart = h("div", { class: "odds-chart", dataset: { system: system.id } });
   if (title) chart.append(h("h3", { class: "odds-side", text: title }));
   const list = h("ul", { class: "odds-rows" });

@@ -87,8 +87,11 @@ export function payloadFits(system, payload) {
 
 let dialog = null;
 
-/** The share dialog: the link in a read-only field, a Copy button (and the system share sheet). */
-export function shareEntry(entry) {
+/**
+ * The share dialog: the link in a read-only field, a Copy button (and the system share sheet);
+ * with options.qr(box, url), also the link as a QR code drawn into box.
+ */
+export function shareEntry(entry, options = {}) {
   const link = linkOf(entry);
   const url = new URL(link, location.href).href;
   if (!dialog) {
@@ -115,6 +118,8 @@ export function shareEntry(entry) {
     }
   });
   const close = h("button", { type: "submit", class: "button", value: "close", id: "share-close", text: t("share.close") });
+  const qrBox = h("div", { class: "share-qr", id: "share-qr" });
+  if (options.qr) options.qr(qrBox, url);
   const actions = h("div", { class: "dialog-actions" }, close);
   if (navigator.share) {
     const native = h("button", { type: "button", class: "button", id: "share-native", text: t("share.native") });
@@ -129,6 +134,7 @@ export function shareEntry(entry) {
       h("h2", { id: "share-title", text: t("share.title") }),
       h("p", { id: "share-text", text: t("share.text") }),
       h("div", { class: "field" }, h("label", { for: "share-url", class: "field-label", text: t("share.linkLabel") }), input),
+      qrBox,
       status,
       actions,
     ),

@@ -48,6 +48,7 @@ function numbers(result, { margin = true } = {}) {
 
 function dieDescription(die) {
   const face = die.sides === 100 ? `${die.final} (${t("die.tensUnits", d100Parts(die.final))})` : die.final;
+  if (die.kind === "fudge") return t("die.describeFudge", { kind: t("die.kind.fudge"), face: die.final });
   return t("die.describe", { kind: t(`die.kind.${die.kind}`), sides: die.sides, face });
 }
 

@@ -248,11 +248,35 @@ function concat(a, b) {
   return out;
 }
 
+// Wheels installed but not imported at build time (version.json "wheels" with no imports:
+// the engine's libraries, imported at their first use so that the snapshot fits the start
+// heap): a restored heap has an empty file system, so they go back in it, on sys.path
+// (pure-Python wheels import as zip files).
+const LAZY_DIR = "/lib/pyrules-lazy";
+
+function lazyWheels(info) {
+  return engineWheels(info).filter((wheel) => wheel.imports.length === 0);
+}
+
+function putWheelsOnPath(pyodide, wheels, datas) {
+  if (!wheels.length) return;
+  pyodide.FS.mkdirTree(LAZY_DIR);
+  const paths = wheels.map((wheel, i) => {
+    const path = `${LAZY_DIR}/${wheel.url.slice(wheel.url.lastIndexOf("/") + 1)}`;
+    pyodide.FS.writeFile(path, new Uint8Array(datas[i]));
+    return path;
+  });
+  pyodide.runPython(`import sys\nsys.path[0:0] = ${JSON.stringify(paths)}\ndel sys\n`);
+}
+
 async function restore(pyodideModule, info) {
+  const lazy = lazyWheels(info);
+  const datas = quiet(Promise.all(lazy.map((w) => fetchOK(w.url).then((r) => r.arrayBuffer()))));
   const pyodide = await pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: snapshotPromise }));
   lap("loadPyodide");
   progress("python");
   pyodide.runPython(RESEED);
+  putWheelsOnPath(pyodide, lazy, await datas);
   const fn = getHandle(pyodide);
   checkHandle(fn, info);
   return fn;

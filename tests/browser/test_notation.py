@@ -1,0 +1,218 @@
+"""The free dice roller (system "notation") in the page: roll, exact odds, history, replay and
+the replay link as a QR code (decoded here with zxing-cpp), at tablet and phone sizes, in
+French and English."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import App, local_handle
+
+SIZES = {"tablet-portrait": (768, 1024), "tablet-landscape": (1024, 768), "phone": (360, 740)}
+CASES = [
+    ("tablet-portrait", "fr", "4d6kh3+2"),
+    ("tablet-landscape", "en", "2d20kl1"),
+    ("phone", "fr", "4dF"),
+    ("phone", "en", "5d10>=8"),
+    ("tablet-portrait", "en", "3d6!"),
+    ("tablet-landscape", "fr", "2d10+3"),
+]
+ROLL_WORD = {"fr": "Total", "en": "Total"}
+
+
+@pytest.fixture(scope="module")
+def app(new_app: Any, site: str) -> Iterator[App]:
+    app = new_app(site)
+    app.open()
+    yield app
+    app.context.close()
+
+
+def history(app: App) -> list[dict[str, Any]]:
+    return app.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')")
+
+
+def set_lang(app: App, lang: str) -> None:
+    app.page.click(f".lang-switch button[data-lang={lang}]")
+    app.page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang)
+
+
+def shown_card(app: App) -> dict[str, Any]:
+    return app.page.eval_on_selector(
+        "#result",
+        """(area) => ({
+            total: area.querySelector('.number[data-key=total] dd')?.textContent,
+            faces: [...area.querySelectorAll('.die-cell')].map((d) => Number(d.dataset.face)),
+            tags: [...area.querySelectorAll('.die-cell')].map((d) => d.dataset.tags),
+            badge: area.querySelector('.replay-badge')?.textContent ?? null,
+            explanation: [...area.querySelectorAll('.explanation li, ol li')].map(
+                (li) => li.textContent),
+        })""",
+    )
+
+
+def decode_qr(app: App) -> str:
+    """Screenshot the QR code as drawn in the share dialog and decode it with zxing-cpp."""
+    zxingcpp = pytest.importorskip("zxingcpp")
+    image = pytest.importorskip("PIL.Image")
+    png = app.page.locator("#share-qr .qr-svg").screenshot()
+    results = zxingcpp.read_barcodes(image.open(io.BytesIO(png)).convert("L"))
+    assert len(results) == 1, results
+    assert results[0].format == zxingcpp.BarcodeFormat.QRCode
+    return str(results[0].text)
+
+
+@pytest.mark.parametrize(("size", "lang", "expression"), CASES)
+def test_free_dice_roll_odds_history_replay_and_qr(
+    app: App, size: str, lang: str, expression: str
+) -> None:
+    page = app.page
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    set_lang(app, lang)
+    app.pick_system("notation")
+    field = app.field("actor", "notation", "expression")
+    page.fill(field, expression)
+    # The odds: one bar per total, each with the engine's exact fraction.
+    odds = local_handle({"op": "odds", "system": "notation", "params": {"expression": expression}})
+    want = odds["result"]["distribution"]
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#odds .totals-bar').length === n "
+        "&& !document.getElementById('odds').classList.contains('is-stale')",
+        arg=len(want),
+    )
+    bars = page.eval_on_selector_all(
+        "#odds .totals-bar", "(bars) => bars.map((b) => [b.dataset.total, b.dataset.exact])"
+    )
+    assert dict(bars) == want
+    assert page.get_attribute("#odds .totals-mean", "data-exact") == odds["result"]["mean"]
+
+    # The roll: same total and dice as the engine gives for this seed.
+    seed = 4242 + len(history(app))
+    count = len(history(app))
+    app.set_seed(seed)
+    app.roll()
+    page.wait_for_function(
+        "(n) => JSON.parse(localStorage.getItem('pyrules:history') || '[]').length === n",
+        arg=count + 1,
+    )
+    expected = local_handle({"op": "roll", "system": "notation", "lang": lang,
+                             "params": {"expression": expression}, "seed": seed})["result"]
+    card = shown_card(app)
+    assert card["total"] == str(expected["total"])
+    assert card["faces"] == [d["final"] for d in expected["dice"]]
+    assert card["tags"] == [" ".join(d["tags"]) for d in expected["dice"]]
+    assert expected["explanation"][-1] in card["explanation"]
+    assert str(expected["total"]) in str(want)  # a total the odds say can happen
+    entry = history(app)[0]
+    assert (entry["system"], entry["seed"]) == ("notation", seed)
+    assert entry["params"]["expression"] == expression
+    app.screenshot(f"notation-{size}-{lang}", full_page=True)
+
+    # Replay from the history: the same seed rolled again gives the same dice.
+    page.fill(field, "1d4")  # the replay puts the entry's expression back
+    page.click("#history .history-entry >> nth=0 >> .history-replay")
+    page.wait_for_function(
+        "(n) => JSON.parse(localStorage.getItem('pyrules:history') || '[]').length === n",
+        arg=count + 2,
+    )
+    assert page.input_value(field) == expression
+    assert history(app)[0]["seed"] == seed
+    again = shown_card(app)
+    assert (again["total"], again["faces"]) == (card["total"], card["faces"])
+
+    # The replay link as a QR code, big enough to scan, carrying exactly the link.
+    page.click("#history .history-entry >> nth=0 >> .history-share")
+    page.wait_for_selector("#share-dialog[open] #share-qr[data-state=ready] .qr-svg")
+    box = page.locator("#share-qr .qr-svg").bounding_box()
+    assert box is not None and box["width"] >= min(280, width - 80)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    url = page.input_value("#share-url")
+    assert "#replay=" in url
+    assert decode_qr(app) == url
+    app.screenshot(f"notation-qr-{size}-{lang}")
+    page.click("#share-close")
+    page.wait_for_selector("#share-dialog", state="hidden")
+
+
+def test_the_scanned_link_opens_the_same_roll(app: App) -> None:
+    """What the other device's camera app opens: the QR's text, in a fresh page."""
+    page = app.page
+    page.set_viewport_size({"width": 768, "height": 1024})
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    page.fill(app.field("actor", "notation", "expression"), "2d20kl1+1d4")
+    app.set_seed(99)
+    app.roll()
+    card = shown_card(app)
+    page.click("#history .history-entry >> nth=0 >> .history-share")
+    page.wait_for_selector("#share-qr[data-state=ready] .qr-svg")
+    scanned = decode_qr(app)
+    page.click("#share-close")
+    other = App(app.context, app.base_url)
+    try:
+        other.page.goto(scanned)
+        other.wait_ready()
+        other.page.wait_for_selector("#result .replay-badge")
+        shown = shown_card(other)
+        assert (shown["total"], shown["faces"]) == (card["total"], card["faces"])
+        assert other.page.input_value(app.field("actor", "notation", "expression")) == (
+            "2d20kl1+1d4")
+        other.check_clean()
+    finally:
+        other.page.close()
+
+
+def test_physical_dice_every_die_thrown_in_order(app: App) -> None:
+    """Physical dice: the player types every face thrown, the reroll and explosions too."""
+    page = app.page
+    page.set_viewport_size({"width": 360, "height": 740})
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    page.fill(app.field("actor", "notation", "expression"), "1d6ro1!+1dF+1")
+    app.set_physical(True)
+    faces = app.field("actor", "notation", "dice")
+    page.wait_for_selector(faces)
+    page.fill(faces, "1, 6, 6, 2, -1")
+    count = len(history(app))
+    app.roll()
+    page.wait_for_function(
+        "(n) => JSON.parse(localStorage.getItem('pyrules:history') || '[]').length === n",
+        arg=count + 1,
+    )
+    card = shown_card(app)
+    assert card["total"] == str(6 + 6 + 2 - 1 + 1)
+    assert card["faces"] == [14, -1]  # the exploded chain counts as its total
+    fudge = page.text_content("#result .die-cell[data-kind=fudge] .visually-hidden")
+    assert fudge == "dé Fudge : -1"
+    assert history(app)[0]["physical"] is True
+    # A face missing: an error on the faces field, no roll.
+    page.fill(faces, "1, 6")
+    page.click("#roll-button")
+    page.wait_for_function(
+        "(sel) => { const e = document.querySelector(sel); return e && !e.hidden"
+        " && e.textContent.includes('il manque des dés'); }",
+        arg=f"{faces}-error",
+    )
+    app.set_physical(False)
+
+
+def test_bad_expression_is_shown_on_the_field(app: App) -> None:
+    page = app.page
+    set_lang(app, "en")
+    app.pick_system("notation")
+    field = app.field("actor", "notation", "expression")
+    for expression, words in (("2d6+", "incomplete"), ("2d0", "d0"), ("50d100", "too much work")):
+        page.fill(field, expression)
+        error = f"{field}-error"
+        page.wait_for_function(
+            "([sel, words]) => { const e = document.querySelector(sel);"
+            " return e && !e.hidden && e.textContent.includes(words); }",
+            arg=[error, words],
+        )
+    page.fill(field, "3d6")
+    page.wait_for_selector(f"{field}-error", state="hidden")
