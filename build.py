@@ -59,6 +59,17 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 
+#: Browser libraries vendored from npm (pinned in package-lock.json) into dist/vendor/: the 3D
+#: dice (three.js draws, cannon-es throws). Loaded by web/js/dice3d.js with a dynamic import
+#: once the engine is ready, precached like every other file. dist name -> node_modules path.
+VENDOR_FILES = {
+    "vendor/three.module.js": "three/build/three.module.js",
+    "vendor/three.core.js": "three/build/three.core.js",
+    "vendor/three.LICENSE.txt": "three/LICENSE",
+    "vendor/cannon-es.js": "cannon-es/dist/cannon-es.js",
+    "vendor/cannon-es.LICENSE.txt": "cannon-es/LICENSE",
+}
+
 MICROPIP_VERSION = "0.11.1"
 MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
 #: sha256 of the PyPI wheel (Pyodide's own build of it, in pyodide-lock.json, differs).
@@ -444,6 +455,17 @@ def systems_description(package_dir: Path = PACKAGE) -> bytes:
     return done.stdout
 
 
+def vendor_files() -> dict[str, Path | bytes]:
+    """The npm libraries copied into dist/vendor/ (see VENDOR_FILES)."""
+    files: dict[str, Path | bytes] = {}
+    for rel, source in VENDOR_FILES.items():
+        path = ROOT / "node_modules" / source
+        if not path.is_file():
+            raise BuildError(f"node_modules/{source} is missing: run `npm ci` first")
+        files[rel] = path
+    return files
+
+
 def build(dist: Path = DIST) -> dict[str, str]:
     """Build (or bring up to date) the static site in dist/. Returns version.json's content."""
     pyodide_dir = ensure_pyodide()
@@ -458,12 +480,13 @@ def build(dist: Path = DIST) -> dict[str, str]:
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
     generated[f"wheels/{name}"] = wheel
+    generated.update(vendor_files())
     generated["systems.json"] = systems_description()
     generated[".nojekyll"] = b""
     clashes = sorted(
         rel
         for rel in plan
-        if rel in generated or rel in GENERATED or rel.startswith(("pyodide/", "wheels/"))
+        if rel in generated or rel in GENERATED or rel.startswith(("pyodide/", "wheels/", "vendor/"))
     )
     if clashes:
         raise BuildError(f"web/ must not hold files that the build makes: {', '.join(clashes)}")

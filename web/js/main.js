@@ -17,7 +17,6 @@
 
 import { CharactersView } from "./characters.js";
 import { CombatView } from "./combat.js";
-import { tumble } from "./dice.js";
 import { debounce, h, nextTask, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
 import { Engine } from "./engine.js";
 import { randomSeed } from "./fairness.js";
@@ -30,6 +29,8 @@ import { OppositionPanel } from "./opposition.js";
 import { decodeFragment, PREFIX, shareEntry } from "./replay.js";
 import { appliedText, SourcesPanel } from "./sources.js";
 import { placementModel, renderOppose, renderRoll } from "./result.js";
+import { updateRollBar } from "./rollbar.js";
+import { diceSettings, playRoll, preload3d, shownFaces } from "./stage.js";
 import { makeLuckRecorder, StatsView } from "./stats.js";
 import { Views } from "./views.js";
 
@@ -123,6 +124,7 @@ window.pyrules = {
   nextSeed: urlSeed !== null && /^\d+$/.test(urlSeed) ? Number(urlSeed) : null,
   version: null,
   debug: engine.debug,
+  shownFaces,
 };
 
 /**
@@ -175,6 +177,7 @@ engine.addEventListener("ready", async (event) => {
   performance.mark("pyrules:ready");
   resolveAppReady(event.detail);
   openReplayLink();
+  setTimeout(preload3d, 0); // the 3D dice load after the engine: the boot does not pay for them
 });
 
 // ---------------------------------------------------------------------------- boot panel
@@ -459,6 +462,7 @@ function drawOdds() {
     }),
   );
   box.classList.toggle("is-stale", lastOdds.stale);
+  updateRollBar(lastOdds);
   $("odds-hint").textContent = t(titled ? "odds.opposeHint" : "odds.hint");
 }
 
@@ -579,7 +583,7 @@ function present({ animate, onLanded }) {
   }
   view.element.classList.add("is-rolling");
   $("skip-hint").hidden = false;
-  const control = tumble(view.dice, () => {
+  const control = playRoll(view, () => {
     animation = null;
     stopSkipListeners();
     $("skip-hint").hidden = true;
@@ -923,6 +927,7 @@ async function init() {
   wire();
   clearResult();
   drawOdds();
+  $("skip-hint").after(diceSettings());
   views.show(location.hash.startsWith(PREFIX) ? "roll" : views.initial());
   await nextTask();
   if (systems) buildAll();
