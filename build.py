@@ -457,11 +457,19 @@ def systems_description(package_dir: Path = PACKAGE) -> bytes:
 
 def vendor_files() -> dict[str, Path | bytes]:
     """The npm libraries copied into dist/vendor/ (see VENDOR_FILES)."""
+    missing = [s for s in VENDOR_FILES.values() if not (ROOT / "node_modules" / s).is_file()]
+    if missing:
+        log(f"node_modules lacks {', '.join(missing)}: npm ci")
+        npm = shutil.which("npm")
+        if npm is None:
+            raise BuildError("npm not found: install Node.js (Debian: apt-get install npm)")
+        if run([npm, "ci", "--no-audit", "--no-fund"]).returncode != 0:
+            raise BuildError("npm ci failed")
     files: dict[str, Path | bytes] = {}
     for rel, source in VENDOR_FILES.items():
         path = ROOT / "node_modules" / source
         if not path.is_file():
-            raise BuildError(f"node_modules/{source} is missing: run `npm ci` first")
+            raise BuildError(f"node_modules/{source} is missing after npm ci")
         files[rel] = path
     return files
 

@@ -594,7 +594,6 @@ function present({ animate, onLanded }) {
   });
   animation = control.done ? null : control; // reduced motion: landed at once
   if (animation) startSkipListeners();
-  bringIntoView(view.element);
 }
 
 /** The result shown on the card: a placement re-roll keeps the seed of the roll it came from. */
@@ -620,13 +619,6 @@ function announce(text) {
   requestAnimationFrame(() => {
     live.textContent = text;
   });
-}
-
-function bringIntoView(element) {
-  const rect = element.getBoundingClientRect();
-  if (rect.top > window.innerHeight - 120 || rect.bottom < 0) {
-    element.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
-  }
 }
 
 const skipKeys = (event) => {

@@ -3,16 +3,17 @@
 // or none, see the dice settings), then the verdict in large type. The page's own result card
 // tumbles and lands with it, so the detail (explanation, odds, Flame placement) is one tap away
 // ("Détails"). Closing (a tap on the stage, Escape, the next roll) returns focus where it was;
-// a tap elsewhere on the page closes it too and does what it would do. The page never waits
-// for the stage: it does not cover the tab bar nor the roll bar.
+// a tap elsewhere on the page, or scrolling the page on, closes it too (the tap does what it
+// would do). It never covers the tab bar nor the roll bar.
 //
 // Hooks: the stage carries data-roll-stage, its verdict data-verdict, and
 // window.pyrules.shownFaces() returns the faces the stage's dice show (3D: read back from
 // each die's orientation), in the order of the result's `dice` list.
 
+import { SUPPORTED } from "./dice-solids.js";
 import { createDie, setFace, tumble } from "./dice.js";
-import { h, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
-import { addStrings, t } from "./i18n.js";
+import { h, prefersReducedMotion, s, storageGet, storageSet } from "./dom.js";
+import { addStrings, onLangChange, t } from "./i18n.js";
 import { click, soundLog } from "./sound.js";
 
 addStrings({
@@ -124,6 +125,14 @@ function build() {
     },
     true,
   );
+  // Scrolling the page on (by hand, or to reach a control) closes it too.
+  window.addEventListener(
+    "scroll",
+    () => {
+      if (current && current.landed && Math.abs(window.scrollY - current.scrollY) > 40) closeStage(false);
+    },
+    { passive: true },
+  );
   document.body.append(root);
   el = { root, dice: root.firstChild, verdict: root.children[1], sound, details, close };
   prefListeners.add(drawSound);
@@ -132,7 +141,10 @@ function build() {
 
 function drawSound() {
   if (!el) return;
-  el.sound.textContent = prefs.sound ? "🔊" : "🔇";
+  const icon = s("svg", { class: "stage-icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" }, s("path", { d: "M4 9h4l5-4v14l-5-4H4z" }));
+  if (prefs.sound) icon.append(s("path", { class: "stroke", d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" }));
+  else icon.append(s("path", { class: "stroke", d: "M16 9l6 6M22 9l-6 6" }));
+  el.sound.replaceChildren(icon);
   el.sound.setAttribute("aria-pressed", String(prefs.sound));
   el.sound.setAttribute("aria-label", t(prefs.sound ? "stage.soundOn" : "stage.soundOff"));
   el.sound.dataset.sound = prefs.sound ? "on" : "off";
@@ -186,11 +198,16 @@ export function playStage({ dice, verdict, detail }, onDone) {
   el.verdict.replaceChildren(verdict || "");
   el.verdict.setAttribute("aria-hidden", "true");
   el.details.hidden = !detail;
+  el.details.textContent = t("stage.details");
+  el.close.setAttribute("aria-label", t("stage.close"));
+  el.root.setAttribute("aria-label", t("stage.label"));
+  drawSound();
   const control = { done: false, skip: () => {} };
   const land = () => {
     if (control.done) return;
     control.done = true;
     show.landed = true;
+    show.scrollY = window.scrollY;
     if (!show.closed) {
       el.root.dataset.state = "landed";
       el.root.dataset.mode = show.mode;
@@ -199,7 +216,7 @@ export function playStage({ dice, verdict, detail }, onDone) {
     onDone();
   };
   const mode = prefersReducedMotion() ? "none" : prefs.mode;
-  const use3d = mode === "3d" && !failed3d && hasWebGL() && dice.length > 0 && dice.every((d) => SUPPORTED_3D.has(d.sides));
+  const use3d = mode === "3d" && !failed3d && hasWebGL() && dice.length > 0 && dice.every((d) => SUPPORTED.has(d.sides));
   if (mode === "none" || dice.length === 0) {
     drawFlat(show, dice, false);
     land();
@@ -241,14 +258,12 @@ export function playStage({ dice, verdict, detail }, onDone) {
   return control;
 }
 
-const SUPPORTED_3D = new Set([4, 6, 8, 10, 12, 20, 100]);
-
 function drawFlat(show, dice, rolling) {
   show.mode = rolling ? "2d" : "none";
   el.root.dataset.mode = show.mode;
   const animated = dice.map((d) => {
     const die = createDie(d.sides, d.kind);
-    die.classList.add(`side--${d.side || "actor"}`);
+    die.dataset.side = d.side || "actor";
     setFace(die, d.face);
     return { el: die, face: d.face };
   });
@@ -354,12 +369,17 @@ export function playRoll(view, onDone) {
 
 /** The dice settings (3D / 2D / none, sound), for the roll screen. */
 export function diceSettings() {
-  const select = h(
-    "select",
-    { id: "dice-mode", class: "dice-mode-select" },
-    MODES.map((mode) => h("option", { value: mode, text: t(`dice.mode.${mode}`) })),
-  );
-  select.value = prefs.mode;
+  const select = h("select", { id: "dice-mode", class: "dice-mode-select" });
+  const label = h("label", { for: "dice-mode", class: "field-label" });
+  const soundText = h("span");
+  const draw = () => {
+    select.replaceChildren(...MODES.map((mode) => h("option", { value: mode, text: t(`dice.mode.${mode}`) })));
+    select.value = prefs.mode;
+    label.textContent = t("dice.settings");
+    soundText.textContent = t("dice.sound");
+  };
+  draw();
+  onLangChange(draw);
   select.addEventListener("change", () => {
     prefs.mode = MODES.includes(select.value) ? select.value : "3d";
     savePrefs();
@@ -378,9 +398,9 @@ export function diceSettings() {
   return h(
     "div",
     { class: "dice-settings", id: "dice-settings" },
-    h("label", { for: "dice-mode", class: "field-label", text: t("dice.settings") }),
+    label,
     select,
-    h("div", { class: "switch-row" }, sound, h("label", { for: "dice-sound", class: "switch-label" }, h("span", { class: "switch-track", "aria-hidden": "true" }), h("span", { text: t("dice.sound") }))),
+    h("div", { class: "switch-row" }, sound, h("label", { for: "dice-sound", class: "switch-label" }, h("span", { class: "switch-track", "aria-hidden": "true" }), soundText)),
   );
 }
 

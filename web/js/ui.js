@@ -82,8 +82,7 @@ export function showRolled(area, view, { announce, onLanded, before = [] } = {})
       document.removeEventListener("pointerdown", skip, true);
     };
   }
-  bringIntoView(area);
-  return control;
+  return control; // the roll stage shows it: the page does not scroll by itself
 }
 
 /** Scroll a freshly shown result into view when it landed below the fold. */
