@@ -494,7 +494,9 @@ def build(dist: Path = DIST) -> dict[str, str]:
     clashes = sorted(
         rel
         for rel in plan
-        if rel in generated or rel in GENERATED or rel.startswith(("pyodide/", "wheels/", "vendor/"))
+        if rel in generated
+        or rel in GENERATED
+        or rel.startswith(("pyodide/", "wheels/", "vendor/"))
     )
     if clashes:
         raise BuildError(f"web/ must not hold files that the build makes: {', '.join(clashes)}")
