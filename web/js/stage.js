@@ -129,7 +129,13 @@ function build() {
   window.addEventListener(
     "scroll",
     () => {
-      if (current && current.landed && Math.abs(window.scrollY - current.scrollY) > 40) closeStage(false);
+      if (!current || !current.landed) return;
+      const height = document.documentElement.scrollHeight;
+      if (height !== current.height) {
+        // The page grew or shrank under the stage (the card landing): not a scroll by hand.
+        current.height = height;
+        current.scrollY = window.scrollY;
+      } else if (Math.abs(window.scrollY - current.scrollY) > 40) closeStage(false);
     },
     { passive: true },
   );
@@ -208,6 +214,7 @@ export function playStage({ dice, verdict, detail }, onDone) {
     control.done = true;
     show.landed = true;
     show.scrollY = window.scrollY;
+    show.height = document.documentElement.scrollHeight;
     if (!show.closed) {
       el.root.dataset.state = "landed";
       el.root.dataset.mode = show.mode;
