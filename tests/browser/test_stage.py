@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import App, local_handle
+from .conftest import App, first_seed, local_handle
 
 SIZES = [("tablet-portrait", 768, 1024), ("tablet-landscape", 1024, 768), ("phone", 360, 740)]
 STAGE = "[data-roll-stage]"
@@ -38,6 +38,23 @@ IN_VIEW = """
     && r.bottom <= innerHeight && r.right <= innerWidth;
   return [sel, {inside, onTop: Boolean(hit && el.contains(hit))}];
 }))
+"""
+
+# While the stage rolls (null otherwise): how the verdict and the page's dice look.
+ROLLING_LOOK = """
+() => {
+  const stage = document.querySelector('[data-roll-stage]');
+  if (!stage || stage.dataset.state !== 'rolling') return null;
+  if (!stage.querySelector('.die.tumbling, canvas')) return null;
+  const look = (s) => getComputedStyle(s).stroke + ' ' + getComputedStyle(s).strokeWidth;
+  const all = (sel) => [...document.querySelectorAll(sel)].map(look);
+  return {
+    badge: getComputedStyle(stage.querySelector('[data-verdict] .tier-badge')).visibility,
+    ariaHidden: stage.querySelector('[data-verdict]').getAttribute('aria-hidden'),
+    ones: all('#result .tag--one .die--normal .die-shape'),
+    plain: all('#result .die-cell:not(.tag--one) .die--normal .die-shape'),
+  };
+}
 """
 
 NO_WEBGL = """
@@ -197,21 +214,22 @@ def test_2d_dice_when_webgl_is_missing(new_app: Any, site: str) -> None:
     app.open()
     page = app.page
     set_pool(app, pot=9, flame=-2)
-    app.set_seed(21)
-    page.click("#roll-button")
-    # No spoiler while they roll: no verdict, no "1" outline, no tier colour on the page card.
-    page.wait_for_selector("[data-roll-stage][data-state=rolling] .die.tumbling")
-    assert page.is_hidden("[data-verdict] .tier-badge")
-    ones = page.eval_on_selector_all(
-        "#result .tag--one .die-shape", "ss => ss.map((s) => getComputedStyle(s).strokeWidth)"
+    request = {"op": "roll", "system": "pool", "params": {"pot": 9, "flame": -2, "diff": 4}}
+    # A roll with a normal die on 1 and one that is not: the "1" outline must not show early.
+    seed = first_seed(
+        request,
+        lambda r: {d["final"] == 1 for d in r["dice"] if d["kind"] == "normal"} == {True, False},
+        200,
     )
-    plain = page.eval_on_selector("#result .die-shape", "s => getComputedStyle(s).strokeWidth")
-    assert all(width == plain for width in ones)
+    app.set_seed(seed)
+    page.click("#roll-button")
+    # No spoiler while they roll: no verdict, no "1" outline (seen in the same frame).
+    seen = page.wait_for_function(ROLLING_LOOK).json_value()
+    assert seen["badge"] == "hidden"
+    assert seen["ones"] and seen["plain"] and set(seen["ones"]) == {seen["plain"][0]}
     stage_seen(app)
     assert page.get_attribute(STAGE, "data-mode") == "2d"
-    expected = local_handle(
-        {"op": "roll", "system": "pool", "params": {"pot": 9, "flame": -2, "diff": 4}, "seed": 21}
-    )["result"]
+    expected = local_handle({**request, "seed": seed})["result"]
     assert shown_faces(app) == [d["final"] for d in expected["dice"]]
     # Black Flame dice are drawn as such on the stage.
     kinds = page.eval_on_selector_all(
@@ -228,9 +246,8 @@ def test_3d_throw_hides_the_verdict_until_it_lands_and_skips(new_app: Any, site:
     app.set_seed(99)
     page.focus("#roll-button")
     page.keyboard.press("Enter")
-    page.wait_for_selector("[data-roll-stage][data-state=rolling]")
-    assert page.is_hidden("[data-verdict] .tier-badge")
-    assert page.get_attribute("[data-verdict]", "aria-hidden") == "true"
+    seen = page.wait_for_function(ROLLING_LOOK).json_value()
+    assert seen["badge"] == "hidden" and seen["ariaHidden"] == "true"
     page.wait_for_selector("[data-roll-stage] canvas.stage-canvas")
     page.keyboard.press(" ")  # skip: the dice land at once
     page.wait_for_selector(LANDED)

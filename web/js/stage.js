@@ -91,6 +91,12 @@ export function preload3d() {
 // ------------------------------------------------------------------------------ the panel
 
 let el = null; // {root, dice, verdict, sound, details}
+// The last element focused outside the stage: a roll button disabled while the engine answers
+// loses focus to <body>, and closing the stage must still give it back.
+let lastFocused = null;
+document.addEventListener("focusin", (event) => {
+  if (!el || !el.root.contains(event.target)) lastFocused = event.target;
+});
 let current = null; // the throw on the stage: {mode, landed, returnFocus, detail, flat, scene}
 let lastShown = null; // the last throw, still answering shownFaces() once the stage is closed
 
@@ -193,7 +199,8 @@ function showDetail() {
  */
 export function playStage({ dice, verdict, detail }, onDone) {
   if (!el) build();
-  const returnFocus = current ? current.returnFocus : document.activeElement;
+  const active = document.activeElement;
+  const returnFocus = current ? current.returnFocus : active && active !== document.body ? active : lastFocused;
   if (current) closeStage(false);
   const show = { mode: "none", landed: false, returnFocus, detail, dice, closed: false };
   current = show;
