@@ -17,6 +17,7 @@
 
 import { CharactersView } from "./characters.js";
 import { CombatView } from "./combat.js";
+import { diceSettings } from "./dice-settings.js";
 import { debounce, h, nextTask, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
 import { Engine } from "./engine.js";
 import { randomSeed } from "./fairness.js";
@@ -30,7 +31,7 @@ import { decodeFragment, PREFIX, shareEntry } from "./replay.js";
 import { appliedText, SourcesPanel } from "./sources.js";
 import { placementModel, renderOppose, renderRoll } from "./result.js";
 import { updateRollBar } from "./rollbar.js";
-import { diceSettings, playRoll, preload3d, shownFaces } from "./stage.js";
+import { playRoll, preload3d, shownFaces } from "./stage.js";
 import { makeLuckRecorder, StatsView } from "./stats.js";
 import { Views } from "./views.js";
 

@@ -12,8 +12,9 @@
 
 import { SUPPORTED } from "./dice-solids.js";
 import { createDie, setFace, tumble } from "./dice.js";
-import { h, prefersReducedMotion, s, storageGet, storageSet } from "./dom.js";
-import { addStrings, onLangChange, t } from "./i18n.js";
+import { onPrefs, prefs, savePrefs } from "./dice-settings.js";
+import { h, prefersReducedMotion, s } from "./dom.js";
+import { addStrings, t } from "./i18n.js";
 import { click, soundLog } from "./sound.js";
 
 addStrings({
@@ -24,11 +25,6 @@ addStrings({
     "stage.soundOn": "Son des dés : activé",
     "stage.soundOff": "Son des dés : coupé",
     "stage.margin": "Marge {margin}",
-    "dice.settings": "Animation des dés",
-    "dice.mode.3d": "Dés 3D",
-    "dice.mode.2d": "Dés 2D",
-    "dice.mode.none": "Sans animation",
-    "dice.sound": "Son des dés",
   },
   en: {
     "stage.label": "Dice roll",
@@ -37,28 +33,8 @@ addStrings({
     "stage.soundOn": "Dice sound: on",
     "stage.soundOff": "Dice sound: muted",
     "stage.margin": "Margin {margin}",
-    "dice.settings": "Dice animation",
-    "dice.mode.3d": "3D dice",
-    "dice.mode.2d": "2D dice",
-    "dice.mode.none": "No animation",
-    "dice.sound": "Dice sound",
   },
 });
-
-const PREFS_KEY = "pyrules:dice";
-const MODES = ["3d", "2d", "none"];
-const stored = storageGet(PREFS_KEY, null);
-// Read from storage: untrusted, every field checked.
-export const prefs = {
-  mode: stored && MODES.includes(stored.mode) ? stored.mode : "3d",
-  sound: Boolean(stored && stored.sound === true),
-};
-
-function savePrefs() {
-  storageSet(PREFS_KEY, { mode: prefs.mode, sound: prefs.sound });
-  for (const listener of prefListeners) listener();
-}
-const prefListeners = new Set();
 
 let webgl = null;
 function hasWebGL() {
@@ -72,6 +48,11 @@ function hasWebGL() {
   }
   return webgl;
 }
+
+onPrefs(() => {
+  drawSound();
+  preload3d();
+});
 
 let dice3d = null; // the module, once imported
 let scene = null; // one DiceScene (one WebGL context) for every throw
@@ -147,7 +128,6 @@ function build() {
   );
   document.body.append(root);
   el = { root, dice: root.firstChild, verdict: root.children[1], sound, details, close };
-  prefListeners.add(drawSound);
   drawSound();
 }
 
@@ -379,43 +359,6 @@ export function playRoll(view, onDone) {
       page.skip();
     },
   };
-}
-
-/** The dice settings (3D / 2D / none, sound), for the roll screen. */
-export function diceSettings() {
-  const select = h("select", { id: "dice-mode", class: "dice-mode-select" });
-  const label = h("label", { for: "dice-mode", class: "field-label" });
-  const soundText = h("span");
-  const draw = () => {
-    select.replaceChildren(...MODES.map((mode) => h("option", { value: mode, text: t(`dice.mode.${mode}`) })));
-    select.value = prefs.mode;
-    label.textContent = t("dice.settings");
-    soundText.textContent = t("dice.sound");
-  };
-  draw();
-  onLangChange(draw);
-  select.addEventListener("change", () => {
-    prefs.mode = MODES.includes(select.value) ? select.value : "3d";
-    savePrefs();
-    preload3d();
-  });
-  const sound = h("input", { type: "checkbox", role: "switch", id: "dice-sound", class: "switch-input" });
-  sound.checked = prefs.sound;
-  sound.addEventListener("change", () => {
-    prefs.sound = sound.checked;
-    savePrefs();
-  });
-  prefListeners.add(() => {
-    sound.checked = prefs.sound;
-    select.value = prefs.mode;
-  });
-  return h(
-    "div",
-    { class: "dice-settings", id: "dice-settings" },
-    label,
-    select,
-    h("div", { class: "switch-row" }, sound, h("label", { for: "dice-sound", class: "switch-label" }, h("span", { class: "switch-track", "aria-hidden": "true" }), soundText)),
-  );
 }
 
 export const testHooks = { soundLog, prefs, stageMode };
