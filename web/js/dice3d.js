@@ -137,6 +137,9 @@ function bodiesFor(dice) {
   return out;
 }
 
+/** Thrown by prepare() when a newer throw started on the same scene meanwhile. */
+export class Superseded extends Error {}
+
 export class DiceScene {
   constructor(canvas) {
     this.canvas = canvas;
@@ -156,6 +159,8 @@ export class DiceScene {
 
   /** Simulate a throw of `dice` ([{sides, face, kind, side}]); resolves when ready to play. */
   async prepare(dice, { slice = SLICE_MS } = {}) {
+    this.generation = (this.generation || 0) + 1;
+    const generation = this.generation;
     const width = this.canvas.clientWidth || 300;
     const height = this.canvas.clientHeight || 200;
     this.renderer.setSize(width, height, false);
@@ -225,6 +230,7 @@ export class DiceScene {
       if (this.dice.every(({ body }) => body.sleepState === CANNON.Body.SLEEPING)) break;
       if (performance.now() - sliceStart > slice) {
         await new Promise((resolve) => setTimeout(resolve));
+        if (generation !== this.generation) throw new Superseded(); // a newer throw began
         sliceStart = performance.now();
       }
     }

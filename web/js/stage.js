@@ -230,24 +230,26 @@ export function playStage({ dice, verdict, detail }, onDone) {
   control.skip = () => {
     skipped = true;
     if (ready) return; // the frame loop draws the last frame and lands
-    drawFlat(show, dice, false); // not simulated yet: the 2D faces, at once
+    if (!show.closed) drawFlat(show, dice, false); // not simulated yet: the 2D faces, at once
     land();
   };
   throw3d(show, dice, () => skipped, () => {
     ready = true;
   })
     .then((ok) => {
-      if (!ok && !control.done) {
-        const flat = drawFlat(show, dice, true);
-        const spin = tumble(flat, land);
-        control.skip = () => spin.skip();
-      } else if (ok) land();
+      if (control.done) return;
+      if (ok || show.closed) {
+        land(); // a closed stage (the next roll began) still lets this roll's card land
+        return;
+      }
+      const flat = drawFlat(show, dice, true);
+      const spin = tumble(flat, land);
+      control.skip = () => spin.skip();
     })
     .catch(() => {
-      if (!control.done) {
-        drawFlat(show, dice, false);
-        land();
-      }
+      if (control.done) return;
+      if (!show.closed) drawFlat(show, dice, false);
+      land();
     });
   return control;
 }
@@ -280,6 +282,7 @@ async function throw3d(show, dice, skippedNow, onReady) {
     } else el.dice.replaceChildren(canvas);
     await scene.prepare(dice);
   } catch (error) {
+    if (error instanceof module.Superseded) return false;
     console.warn("3D dice failed, 2D instead:", error);
     failed3d = true;
     return false;
