@@ -8,6 +8,8 @@
 //                     (also settable with the URL parameter ?seed=N, for the first roll);
 //                     quick rolls, opposed rolls between characters and combat actions use it too
 //   views          -> the screen switcher (views.show("characters"), …)
+//   shownFaces()   -> the faces the roll stage's dice show, in the order of the result's dice
+//                     (3D: read back from each die's orientation; see stage.js)
 //   debug          -> engine test hooks (see engine.js and docs/reliability.md):
 //                     kill() crashes the worker, stall() makes it stop answering,
 //                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers
