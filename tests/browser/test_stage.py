@@ -259,6 +259,21 @@ def test_3d_throw_hides_the_verdict_until_it_lands_and_skips(new_app: Any, site:
     # Escape closes the stage; focus is back on the roll button.
     close_stage(app)
     assert page.evaluate("() => document.activeElement.id") == "roll-button"
+    # The other dice, read back from their orientation: d100 (two d10), d4, d10, d12.
+    others = (("d100", {}), ("steps", {"die": 4}), ("steps", {"die": 10}), ("steps", {"die": 12}))
+    for system, params in others:
+        app.pick_system(system)
+        for name, value in params.items():
+            page.select_option(app.field("actor", system, name), str(value))
+        for seed in (31,):
+            app.set_seed(seed)
+            page.click("#roll-button")
+            page.wait_for_selector(LANDED)
+            assert page.get_attribute(STAGE, "data-mode") == "3d"
+            request = {"op": "roll", "system": system, "params": params, "seed": seed}
+            expected = local_handle(request)["result"]
+            assert shown_faces(app) == [d["final"] for d in expected["dice"]], (system, params)
+            close_stage(app)
 
 
 def test_tap_closes_and_returns_focus_reduced_motion_lands_at_once(new_app: Any, site: str) -> None:
