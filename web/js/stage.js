@@ -291,7 +291,7 @@ async function throw3d(show, dice, skippedNow, onReady) {
   show.scene = scene;
   onReady();
   const frames = scene.length;
-  const rate = Math.max(1, frames / 66); // the whole throw in about 1.1 s
+  const rate = Math.max(1, frames / 60); // the whole throw in 1 s at most
   const impacts = scene.impacts.slice();
   return new Promise((resolve) => {
     let start = null;
