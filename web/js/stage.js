@@ -112,10 +112,12 @@ function build() {
     },
     true,
   );
+  window.addEventListener("resize", () => current && place());
   // Scrolling the page on (by hand, or to reach a control) closes it too.
   window.addEventListener(
     "scroll",
     () => {
+      if (current) place(); // the sticky tab bar moved: stay under it
       if (!current || !current.landed) return;
       const height = document.documentElement.scrollHeight;
       if (height !== current.height) {
