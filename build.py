@@ -7,8 +7,10 @@
     python build.py test [PYTEST ARGS...]    install test tools, build, lint, type-check, test
 
 dist/ is a complete static site: the front end from web/, the Pyodide runtime from
-node_modules/pyodide (npm, pinned in package-lock.json), the micropip wheel (PyPI, cached in
-.cache/wheels) and a pyrules wheel built here from pyrules/ with zipfile. Every URL in it is
+node_modules/pyodide (npm, pinned in package-lock.json), the micropip wheel and any
+EXTRA_WHEELS (PyPI, cached in .cache/wheels), a pyrules wheel built here from pyrules/ with
+zipfile, and engine/snapshot.bin.gz, the Pyodide memory snapshot with those wheels installed
+and imported (made under Node by tools/snapshot.mjs, cached in .cache/snapshots). Every URL in it is
 relative, so the folder works under any sub-path (GitHub Pages serves it at /<repo>/).
 
 Once every other file is in place, the build hashes dist/ and writes version.json, the
@@ -24,6 +26,7 @@ import base64
 import contextlib
 import csv
 import functools
+import gzip
 import hashlib
 import http.server
 import importlib.util
@@ -39,6 +42,7 @@ import threading
 import tomllib
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from socket import AF_INET6
 from typing import Any, ClassVar
@@ -75,6 +79,42 @@ MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
 #: sha256 of the PyPI wheel (Pyodide's own build of it, in pyodide-lock.json, differs).
 MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
 
+
+@dataclass(frozen=True)
+class Wheel:
+    """A pure-Python wheel from PyPI that the engine needs, installed with pyrules.
+
+    The build downloads it once into .cache/wheels/ (its sha256 checked) and ships it in
+    dist/wheels/; micropip installs it (deps=False: no index is ever asked), both at build
+    time for the memory snapshot (tools/snapshot.mjs) and in the page when the snapshot
+    cannot be used (web/js/worker.js). `imports` are the modules imported right after the
+    install, so that the snapshot holds them: a name ending with ".*" imports every module
+    of that package (except __main__ and cli modules). A module imported later, lazily,
+    would fail after a restore: installed files are not part of a memory snapshot.
+    """
+
+    name: str
+    version: str
+    file: str
+    sha256: str
+    imports: tuple[str, ...]
+
+
+#: The wheels installed before pyrules, in this order. To add one, add an entry: the build,
+#: the snapshot, the page's fallback install and the offline precache all follow this list.
+EXTRA_WHEELS: tuple[Wheel, ...] = ()
+#: What the worker imports of pyrules itself: every module.
+PYRULES_IMPORTS = ("pyrules.*",)
+
+#: The memory snapshot the page restores at every start (tools/snapshot.mjs makes it),
+#: gzip-compressed: GitHub Pages does not compress binary files; the page decompresses it.
+SNAPSHOT_FILE = "engine/snapshot.bin.gz"
+SNAPSHOT_TOOL = ROOT / "tools" / "snapshot.mjs"
+#: The install code shared by the snapshot tool and the worker's fallback.
+INSTALL_MODULE = WEB / "js" / "install.js"
+#: How many snapshots .cache/snapshots/ keeps (each about 5 MB).
+SNAPSHOT_CACHE_KEEP = 4
+
 #: What goes into the pyrules wheel, relative to pyrules/.
 WHEEL_PATTERNS = ("*.py", "py.typed")
 #: 1980-01-01, the earliest date a zip file can hold: same source, same wheel bytes.
@@ -102,6 +142,7 @@ NOT_PRECACHED = ("sw.js", "precache.json", ".nojekyll")
 SW_TEMPLATE = "sw.js"
 SW_BUILD = '"__BUILD__"'
 SW_PRECACHE = '"__PRECACHE__"'
+SW_BYTES = '"__BYTES__"'
 
 #: How tests and benchmarks start Chromium here: no sandbox as root, no GPU, and none of the
 #: background requests a closed network refuses.
@@ -122,6 +163,7 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
     ".whl": "application/octet-stream",
     ".zip": "application/zip",
+    ".gz": "application/gzip",
     ".html": "text/html",
     ".css": "text/css",
     ".svg": "image/svg+xml",
@@ -204,10 +246,10 @@ def ensure_pyodide() -> Path:
     return NODE_PYODIDE
 
 
-def ensure_micropip() -> Path:
-    """The micropip wheel from PyPI, downloaded once into .cache/wheels/."""
+def ensure_pypi_wheel(name: str, version: str, file: str, sha256: str) -> Path:
+    """A wheel from PyPI, downloaded once into .cache/wheels/ and checked against its sha256."""
     wheels = CACHE / "wheels"
-    wheel = wheels / MICROPIP_WHEEL
+    wheel = wheels / file
     if not wheel.is_file():
         wheels.mkdir(parents=True, exist_ok=True)
         cmd = [
@@ -219,17 +261,22 @@ def ensure_micropip() -> Path:
             "--python-version",
             "3.14",
             "--only-binary=:all:",
-            f"micropip=={MICROPIP_VERSION}",
+            f"{name}=={version}",
             "-d",
             str(wheels),
         ]
         if run(cmd).returncode != 0 or not wheel.is_file():
-            raise BuildError(f"could not download {MICROPIP_WHEEL} from PyPI")
+            raise BuildError(f"could not download {file} from PyPI")
     digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    if digest != MICROPIP_SHA256:
+    if digest != sha256:
         wheel.unlink()
-        raise BuildError(f"{MICROPIP_WHEEL} has sha256 {digest}, want {MICROPIP_SHA256}")
+        raise BuildError(f"{file} has sha256 {digest}, want {sha256}")
     return wheel
+
+
+def ensure_micropip() -> Path:
+    """The micropip wheel from PyPI, downloaded once into .cache/wheels/."""
+    return ensure_pypi_wheel("micropip", MICROPIP_VERSION, MICROPIP_WHEEL, MICROPIP_SHA256)
 
 
 # --------------------------------------------------------------------------- the wheel
@@ -400,16 +447,23 @@ def _integrity(path: Path) -> str:
     return "sha256-" + base64.b64encode(digest).decode("ascii")
 
 
-def service_worker(template: str, build_hash: str, precache: dict[str, str]) -> str:
-    """web/sw.js with the build hash and the {path: integrity} precache map filled in."""
-    for placeholder in (SW_BUILD, SW_PRECACHE):
+def service_worker(
+    template: str, build_hash: str, precache: dict[str, str], total_bytes: int = 0
+) -> str:
+    """web/sw.js with the build hash, the {path: integrity} precache map and the total size
+    of the precached files filled in."""
+    for placeholder in (SW_BUILD, SW_PRECACHE, SW_BYTES):
         if template.count(placeholder) != 1:
             raise BuildError(f"web/{SW_TEMPLATE} must hold {placeholder} exactly once")
     files = json.dumps(precache, indent=2, sort_keys=True)
-    return template.replace(SW_BUILD, json.dumps(build_hash)).replace(SW_PRECACHE, files)
+    return (
+        template.replace(SW_BUILD, json.dumps(build_hash))
+        .replace(SW_PRECACHE, files)
+        .replace(SW_BYTES, str(int(total_bytes)))
+    )
 
 
-def finish_site(dist: Path, info: dict[str, str], template: Path = WEB / SW_TEMPLATE) -> int:
+def finish_site(dist: Path, info: dict[str, Any], template: Path = WEB / SW_TEMPLATE) -> int:
     """Hash dist/, then write version.json, precache.json and sw.js from that hash.
 
     info is version.json's content; its "build" is set here. Call it again after changing a
@@ -432,7 +486,9 @@ def finish_site(dist: Path, info: dict[str, str], template: Path = WEB / SW_TEMP
         "bytes": sum((dist / rel).stat().st_size for rel in files),
     }
     changed += _write(dist / "precache.json", (json.dumps(manifest, indent=2) + "\n").encode())
-    sw = service_worker(template.read_text(encoding="utf-8"), info["build"], integrity)
+    sw = service_worker(
+        template.read_text(encoding="utf-8"), info["build"], integrity, manifest["bytes"]
+    )
     changed += _write(dist / "sw.js", sw.encode("utf-8"))
     return changed
 
@@ -474,7 +530,86 @@ def vendor_files() -> dict[str, Path | bytes]:
     return files
 
 
-def build(dist: Path = DIST) -> dict[str, str]:
+EngineWheels = list[tuple[str, bytes, tuple[str, ...]]]
+
+
+def _snapshot_key(pyodide_dir: Path, micropip: Path, wheels: EngineWheels) -> str:
+    """What the snapshot depends on: the runtime, micropip, every wheel (bytes and imports),
+    the install code and the tool that makes it. Same key, same snapshot (up to Python's
+    random hash seed, which is why it is cached rather than rebuilt)."""
+    total = hashlib.sha256()
+    total.update(f"pyodide {pyodide_version()}\n".encode())
+    for path in (
+        *(pyodide_dir / f for f in PYODIDE_FILES),
+        micropip,
+        INSTALL_MODULE,
+        SNAPSHOT_TOOL,
+    ):
+        total.update(f"{path.name}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\n".encode())
+    for name, data, imports in wheels:
+        digest = hashlib.sha256(data).hexdigest()
+        total.update(f"{name}\0{digest}\0{','.join(imports)}\n".encode())
+    return total.hexdigest()[:24]
+
+
+def make_snapshot(pyodide_dir: Path, micropip: Path, wheels: EngineWheels) -> tuple[bytes, int]:
+    """The gzip-compressed memory snapshot of the engine, and its size uncompressed.
+
+    tools/snapshot.mjs boots the pinned Pyodide under Node, has micropip install `wheels`
+    (file name, bytes, modules to import) and makes the snapshot. Cached in
+    .cache/snapshots/ by _snapshot_key(): an unchanged engine rebuilds in no time.
+    """
+    key = _snapshot_key(pyodide_dir, micropip, wheels)
+    folder = CACHE / "snapshots"
+    cached = folder / f"{key}.bin.gz"
+    if cached.is_file():
+        data = cached.read_bytes()
+        size = int.from_bytes(data[-4:], "little")  # gzip's ISIZE (the snapshot is < 4 GiB)
+        os.utime(cached)
+        return data, size
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node not found: it makes the engine's snapshot (apt-get install nodejs)")
+    folder.mkdir(parents=True, exist_ok=True)
+    work = folder / f"{key}.tmp"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    try:
+        manifest = []
+        for name, data, imports in wheels:
+            (work / name).write_bytes(data)
+            manifest.append({"path": str(work / name), "imports": list(imports)})
+        (work / "wheels.json").write_text(json.dumps(manifest), encoding="utf-8")
+        raw = work / "snapshot.bin"
+        cmd = [
+            node,
+            str(SNAPSHOT_TOOL),
+            "--pyodide",
+            str(pyodide_dir),
+            "--micropip",
+            str(micropip),
+            "--wheels",
+            str(work / "wheels.json"),
+            "--out",
+            str(raw),
+        ]
+        log("making the engine's memory snapshot under Node")
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+        if done.returncode != 0 or not raw.is_file():
+            raise BuildError(f"tools/snapshot.mjs failed: {done.stderr.strip()[-2000:]}")
+        log(f"snapshot: {done.stdout.strip()}")
+        snapshot = raw.read_bytes()
+        data = gzip.compress(snapshot, compresslevel=6, mtime=0)
+        _replace(cached, lambda tmp: tmp.write_bytes(data))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    old = sorted(folder.glob("*.bin.gz"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in old[SNAPSHOT_CACHE_KEEP:]:
+        stale.unlink(missing_ok=True)
+    return data, len(snapshot)
+
+
+def build(dist: Path = DIST) -> dict[str, Any]:
     """Build (or bring up to date) the static site in dist/. Returns version.json's content."""
     pyodide_dir = ensure_pyodide()
     micropip = ensure_micropip()
@@ -487,8 +622,16 @@ def build(dist: Path = DIST) -> dict[str, str]:
         raise BuildError(f"web/{SW_TEMPLATE} is missing: it is the service worker template")
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
+    engine_wheels: EngineWheels = []
+    for extra in EXTRA_WHEELS:
+        path = ensure_pypi_wheel(extra.name, extra.version, extra.file, extra.sha256)
+        generated[f"wheels/{extra.file}"] = path
+        engine_wheels.append((extra.file, path.read_bytes(), extra.imports))
     generated[f"wheels/{name}"] = wheel
     generated.update(vendor_files())
+    engine_wheels.append((name, wheel, PYRULES_IMPORTS))
+    snapshot, snapshot_bytes = make_snapshot(pyodide_dir, micropip, engine_wheels)
+    generated[SNAPSHOT_FILE] = snapshot
     generated["systems.json"] = systems_description()
     generated[".nojekyll"] = b""
     clashes = sorted(
@@ -496,17 +639,29 @@ def build(dist: Path = DIST) -> dict[str, str]:
         for rel in plan
         if rel in generated
         or rel in GENERATED
-        or rel.startswith(("pyodide/", "wheels/", "vendor/"))
+        or rel.startswith(("pyodide/", "wheels/", "engine/", "vendor/"))
     )
     if clashes:
         raise BuildError(f"web/ must not hold files that the build makes: {', '.join(clashes)}")
     plan.update(generated)
 
-    info = {
+    info: dict[str, Any] = {
         "version": version,
         "pyodide": pyodide_version(),
         "wheel": f"wheels/{name}",
         "micropip": f"wheels/{MICROPIP_WHEEL}",
+        # Installed in this order, each followed by the import of its modules.
+        "wheels": [
+            {"url": f"wheels/{file}", "imports": list(imports)}
+            for file, _, imports in engine_wheels
+        ],
+        "snapshot": {
+            "url": SNAPSHOT_FILE,
+            "bytes": snapshot_bytes,
+            "gzip": len(snapshot),
+            "integrity": "sha256-"
+            + base64.b64encode(hashlib.sha256(snapshot).digest()).decode("ascii"),
+        },
         "build": "",
     }
     changed = _sync(dist, plan, keep=GENERATED)
@@ -738,6 +893,11 @@ def test(pytest_args: list[str]) -> int:
     lint = [p for p in LINT_PATHS if (ROOT / p).exists()]
     stage("ruff check", run([sys.executable, "-m", "ruff", "check", *lint]).returncode)
     stage("mypy", run([sys.executable, "-m", "mypy"]).returncode)
+    # The JavaScript that needs no browser (tests/js/*.test.js, node's own test runner).
+    log("$ node --test tests/js/")
+    node = subprocess.run(["node", "--test", "tests/js/"], cwd=ROOT, check=False,
+                          env={**os.environ, "PYTHON": sys.executable})
+    stage("node --test", node.returncode)
     code, closing = run_pytest(pytest_args)
     stage("pytest", code)
     return _summary(results, closing)

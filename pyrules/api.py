@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Mapping
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any
 
-from . import __version__, table
+from . import __version__, sweep
 from .core import (
     SEED_MAX,
     Faces,
@@ -27,11 +29,18 @@ from .explain import both
 from .fields import ParamError
 from .i18n import LANGS, message
 from .registry import SYSTEMS, describe
-from .stats import chi_square
+from .stats import chi_square, percentile
+from .systems.d6.table import effort
+from .systems.pool.table import pool_sources
+from .systems.steps.table import combat, split_ardeur
 
 MAX_REQUEST = 100_000  # characters
+MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep text overflows
+# the wasm stack of Pyodide, which no RecursionError catches)
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]")
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-       "combat", "effort", "luck", "fairness")
+       "combat", "effort", "luck", "fairness", "sweep", "compare")
 FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
@@ -50,6 +59,8 @@ def handle(request: str) -> str:
         if len(request) > MAX_REQUEST:
             raise ApiError("invalid_json", None, "invalid_json",
                            detail=f"more than {MAX_REQUEST} characters")
+        if nesting(request) > MAX_DEPTH:
+            raise ApiError("invalid_json", None, "too_deep", max=MAX_DEPTH)
         try:
             req = json.loads(request)
         except (ValueError, RecursionError) as exc:
@@ -70,6 +81,15 @@ def handle(request: str) -> str:
     return json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
 
 
+def nesting(text: str) -> int:
+    """How deeply arrays and objects nest in a JSON text, counted without parsing it
+    (brackets inside strings do not count; unbalanced text is left to the parser)."""
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    if not brackets:
+        return 0
+    return max(accumulate(1 if c in "[{" else -1 for c in brackets))
+
+
 def error(code: str, field: str | None, text: str) -> dict[str, Any]:
     return {"ok": False, "error": {"code": code, "field": field, "message": text}}
 
@@ -85,10 +105,12 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if op == "sources":
         return sources_json(req.get("params"), lang)
     if op == "effort":
-        return table.effort(req.get("params"))
+        return effort(req.get("params"))
     if op == "combat":
         return combat_json(req, lang)
     system = get_system(req.get("system"))
+    if op in ("sweep", "compare"):  # the GM's tools (pyrules/sweep.py)
+        return sweep.sweep(system, req) if op == "sweep" else sweep.compare(system, req)
     if op == "luck":
         return luck_json(system, req)
     if op == "fairness":
@@ -103,6 +125,8 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
         return {"groups": [g.to_json() for g in system.dice_plan(params)]}
     if op == "odds":
         return odds_json(system, system.odds(params))
+    if faces is not None and req.get("seed") is not None:
+        raise ApiError("faces_in_sheet", faces_field(system, req.get("params")), "faces_in_sheet")
     seed = None if faces is not None else get_seed(req.get("seed"))
     result = roll_or_resolve(system, params, faces, seed)
     return roll_json(result, params, lang)
@@ -132,6 +156,15 @@ def roll_or_resolve(
     return system.roll(params, make_rng(seed)).with_seed(seed)
 
 
+def faces_field(system: System[Any], raw: Any) -> str | None:
+    """The first field of ``raw`` params that holds dice faces (for an error's ``field``)."""
+    if isinstance(raw, Mapping):
+        for f in system.fields:
+            if f.kind == "faces" and raw.get(f.name) is not None:
+                return f.name
+    return None
+
+
 def parse_sides(system: System[Any], req: Mapping[str, Any]) -> list[tuple[Any, Faces | None]]:
     """Both sides' params (and faces) of an opposition; errors name "actor.x" or "opponent.x"."""
     sides = []
@@ -145,6 +178,11 @@ def parse_sides(system: System[Any], req: Mapping[str, Any]) -> list[tuple[Any, 
 
 def oppose(system: System[Any], req: Mapping[str, Any], lang: str) -> dict[str, Any]:
     (pa, fa), (pb, fb) = parse_sides(system, req)
+    for side, given in (("actor", fa), ("opponent", fb)):
+        # Faces only in physical mode (both sides typed, no seed): never one side loaded.
+        if given is not None and (req.get("seed") is not None or fa is None or fb is None):
+            field = faces_field(system, req.get(side))
+            raise ApiError("faces_in_sheet", f"{side}.{field}" if field else side, "faces_in_sheet")
     physical = fa is not None and fb is not None
     seed = None if physical else get_seed(req.get("seed"))
     rng = None if seed is None else make_rng(seed)
@@ -238,7 +276,7 @@ def oppose_odds_json(system: System[Any], odds: OpposeOdds) -> dict[str, Any]:
 
 
 def sources_json(raw: Any, lang: str) -> dict[str, Any]:
-    sources, totals = table.pool_sources(raw)
+    sources, totals = pool_sources(raw)
     return {
         **totals,
         "modifiers": f"+{totals['flame_dice']}DF" if totals["flame_dice"] else "",
@@ -253,11 +291,17 @@ def sources_json(raw: Any, lang: str) -> dict[str, Any]:
 
 def combat_json(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
     seed = get_seed(req.get("seed"))
-    out = table.combat(req.get("params"), req.get("actor"), req.get("opponent"),
+    out = combat(req.get("params"), req.get("actor"), req.get("opponent"),
                        make_rng(seed))
+    sides = _side_params(req)[: len(out.rolls)]
+    # Faces only in physical mode: no seed, and every rolled side typed (a ranged action
+    # rolls the shooter alone). Checked before anything of the roll is answered.
+    for side, params in zip(("actor", "opponent"), sides, strict=False):
+        loaded = params.get("dice") is not None
+        if loaded and (req.get("seed") is not None or any(p.get("dice") is None for p in sides)):
+            raise ApiError("faces_in_sheet", f"{side}.dice", "faces_in_sheet")
     steps = SYSTEMS["steps"]
     texts = both(out.lines)
-    sides = _side_params(req)[: len(out.rolls)]
     physical = all(p.get("dice") is not None for p in sides)
     shown_seed = None if physical else seed
     rolls = [roll_json(r.with_seed(shown_seed), steps.parse(p)[0], lang)
@@ -275,7 +319,7 @@ def combat_json(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _side_params(req: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [table.split_ardeur(side, req.get(side))[1] for side in ("actor", "opponent")]
+    return [split_ardeur(side, req.get(side))[1] for side in ("actor", "opponent")]
 
 
 def luck_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
@@ -286,7 +330,7 @@ def luck_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
     ):
         raise ApiError("invalid_param", "margins", "margins")
     margins = dict(system.odds(params).margins)
-    ranks = [table.percentile(margins, m) for m in raw]
+    ranks = [percentile(margins, m) for m in raw]
     return {"percentiles": [float(p) for p in ranks], "exact": [str(p) for p in ranks]}
 
 

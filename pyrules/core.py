@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .fields import Field, ParamError, validate
-from .i18n import Text
+from .i18n import Template, Text
 
 SEED_MAX = 2**53 - 1  # seeds must survive a round trip through JavaScript numbers
 
@@ -147,6 +147,8 @@ class System(Generic[P]):
     outcomes: ClassVar[tuple[Outcome, ...]]
     oppose_rule: ClassVar[Text]
     sheet: ClassVar[dict[str, Any]] = {}
+    #: The system's explanation templates, by line key (its ``explain`` module's TEMPLATES).
+    templates: ClassVar[Mapping[str, Template]] = {}
     #: How many times a tied opposition is rolled again before the tie stands (0: at once).
     tie_rerolls: ClassVar[int] = 0
 

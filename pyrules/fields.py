@@ -43,7 +43,8 @@ class Choice:
 class Field:
     """One input of a system.
 
-    ``kind`` is ``int``, ``bool``, ``choice``, ``text``, ``faces`` or ``placement``.
+    ``kind`` is ``int``, ``bool``, ``choice``, ``text``, ``faces``, ``placement`` or ``list``
+    (whole numbers within min..max, e.g. the bonuses of several weapons).
     """
 
     name: str
@@ -59,6 +60,8 @@ class Field:
     optional: bool = False
     group: str = "main"
     pattern: str | None = field(default=None, compare=False)
+    #: int fields only: names of some values (e.g. the nine DIFF steps), shown by the form.
+    steps: tuple[Choice, ...] = ()
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -71,9 +74,11 @@ class Field:
         }
         if self.help is not None:
             out["help"] = self.help.as_dict()
-        if self.kind in ("int", "faces", "placement"):
+        if self.kind in ("int", "faces", "placement", "list"):
             out["min"] = self.min
             out["max"] = self.max
+        if self.steps:
+            out["steps"] = [{"value": c.value, "label": c.label.as_dict()} for c in self.steps]
         if self.kind == "choice":
             out["choices"] = [{"value": c.value, "label": c.label.as_dict()} for c in self.choices]
         if self.kind == "text":
@@ -105,7 +110,7 @@ class Field:
             if len(raw) > self.max_length:
                 raise ParamError(self.name, "too_long", label=self.label, max=self.max_length)
             return raw
-        if self.kind in ("faces", "placement"):
+        if self.kind in ("faces", "placement", "list"):
             return self._clean_list(raw)
         raise AssertionError(self.kind)  # pragma: no cover
 

@@ -5,6 +5,7 @@ French comes first; English is always available. Nothing here does any maths.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,20 @@ class Text:
         return {"fr": self.fr, "en": self.en}
 
 
+#: An explanation template: a bilingual text with ``{placeholders}``, or a function of the
+#: language and the line's arguments (for wording that depends on the values).
+Template = Text | Callable[[str, dict[str, Any]], str]
+
+
+def winner_text(lang: str, winner: str) -> str:
+    """Who won an opposition, in words (shared by every system's templates)."""
+    return {
+        "actor": Text("l'acteur l'emporte", "the actor wins"),
+        "opponent": Text("l'opposant l'emporte", "the opponent wins"),
+        "tie": Text("égalité", "tie"),
+    }[winner].get(lang)
+
+
 def render(template: Text, lang: str, **args: Any) -> str:
     """Fill ``template`` in ``lang``; any :class:`Text` argument is rendered in ``lang`` too."""
     clean = {k: (v.get(lang) if isinstance(v, Text) else v) for k, v in args.items()}
@@ -33,6 +48,16 @@ ERRORS: dict[str, Text] = {
     "invalid_json": Text(
         "La requête n'est pas du JSON valide : {detail}.",
         "The request is not valid JSON: {detail}.",
+    ),
+    "too_deep": Text(
+        "La requête imbrique plus de {max} tableaux ou objets : elle n'est pas lue.",
+        "The request nests more than {max} arrays or objects: it is not read.",
+    ),
+    "faces_in_sheet": Text(
+        "Des faces de dés ne peuvent venir que des dés physiques lancés pour ce jet "
+        "(sans graine, toutes les faces saisies) : ces paramètres en contiennent.",
+        "Dice faces can only come from physical dice thrown for this roll "
+        "(no seed, every face typed): these parameters hold some.",
     ),
     "not_request": Text(
         "La requête doit être un objet JSON.", "The request must be a JSON object."
@@ -104,6 +129,11 @@ ERRORS: dict[str, Text] = {
     "placement_on_one": Text(
         "Un 1 ne peut être ni augmenté ni diminué (dé de Flamme n° {index}).",
         "A 1 can be neither raised nor lowered (Flame die #{index}).",
+    ),
+    "placement_bounds": Text(
+        "Un dé de Flamme reste entre 2 et 6 : le dé n° {index} ({face}) ne peut pas devenir"
+        " {final}.",
+        "A Flame die stays between 2 and 6: die #{index} ({face}) cannot become {final}.",
     ),
     "placement_budget": Text(
         "Placement impossible : {used} {what} placée(s) pour {available} disponible(s).",

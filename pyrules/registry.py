@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import __version__
+from . import __version__, sweep
 from .core import System
 from .systems.d6 import D6System
+from .systems.d6.table import EFFORT_FIELDS
 from .systems.d100 import D100System
 from .systems.pool import PoolSystem
+from .systems.pool.table import SOURCE_FIELDS
 from .systems.steps import StepsSystem
+from .systems.steps.table import ARDEUR_FIELD, COMBAT_FIELDS
 
-SYSTEMS: dict[str, System[Any]] = {
-    s.id: s for s in (PoolSystem(), D6System(), D100System(), StepsSystem())
-}
+#: The one list of systems. A new system is a package under pyrules/systems/ (its rules,
+#: odds, explanation templates and table play together) added here.
+SYSTEM_LIST: tuple[System[Any], ...] = (PoolSystem(), D6System(), D100System(), StepsSystem())
+SYSTEMS: dict[str, System[Any]] = {s.id: s for s in SYSTEM_LIST}
 
 
 def describe_system(system: System[Any]) -> dict[str, Any]:
@@ -30,12 +34,11 @@ def describe_system(system: System[Any]) -> dict[str, Any]:
         ],
         "oppose": system.oppose_rule.as_dict(),
         "sheet": system.sheet,
+        **sweep.describe(system),  # "sweep" and "compare"
     }
 
 
 def describe() -> dict[str, Any]:
-    from .table import ARDEUR_FIELD, COMBAT_FIELDS, EFFORT_FIELDS, SOURCE_FIELDS
-
     return {
         "version": __version__,
         "systems": [describe_system(s) for s in SYSTEMS.values()],

@@ -101,3 +101,12 @@ def chi_square(
     stat = sum((o - e) ** 2 / e for _, o, e in bins if e > 0)
     dof = len(bins) - 1
     return FitResult(stat, dof, chi2_sf(stat, dof), tuple(bins))
+
+
+# -- luck: where a result falls under the exact odds -------------------------------------
+
+
+def percentile(margins: dict[int, Fraction], margin: int) -> Fraction:
+    """Mid-rank percentile of a margin: P(lower) + P(equal) / 2. 1/2 is an average roll."""
+    below = sum((p for m, p in margins.items() if m < margin), Fraction(0))
+    return below + margins.get(margin, Fraction(0)) / 2

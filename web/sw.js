@@ -3,9 +3,9 @@
 // again with no network at all.
 //
 // A classic script with no import (Safari). build.py writes dist/sw.js from this file,
-// replacing the two placeholder strings below: BUILD becomes the build hash (a content hash
-// of every other file of dist/) and PRECACHE the {path: "sha256-..."} map of the files to
-// cache, paths relative to this script. A new build therefore gives a new sw.js, which the
+// replacing the placeholder strings below: BUILD becomes the build hash (a content hash
+// of every other file of dist/), PRECACHE the {path: "sha256-..."} map of the files to
+// cache, paths relative to this script, and BYTES their total size. A new build therefore gives a new sw.js, which the
 // browser sees as an update.
 //
 // Life cycle:
@@ -18,13 +18,24 @@
 //   fetch     the files of the build are answered from its cache (cache-first: the page, its
 //             scripts, version.json and the wheels always come from one and the same build);
 //             a navigation to the app answers index.html; anything else goes to the network.
-//   message   {type: "status"} -> {type: "status", build, complete, missing, total} on the
-//             message's port; {type: "skip-waiting"} activates a waiting build.
+//   message   {type: "status"} -> {type: "status", build, complete, missing, total, healing,
+//             problem} on the message's port; {type: "skip-waiting"} activates a waiting build.
+//
+// Healing: the cache can lose files after install (the browser evicts it, a player clears
+// site data, an install was cut short). Whenever a status is asked (every page start, the
+// page's network checks, "online") or a file of the build is missing from the cache, the
+// missing files are fetched again (integrity checked) and stored; when that is done the
+// new status is sent to every page of the site ({type: "status", ...} message).
+// Quota: when the device cannot hold the offline copy (the storage estimate is below BYTES,
+// or the cache refuses a file with QuotaExceededError), the install still completes, so the
+// app keeps working online (files not in the cache come from the network), and the status
+// carries problem: {kind: "quota", needed, quota} for the page to say so.
 
 "use strict";
 
 const BUILD = "__BUILD__";
 const PRECACHE = "__PRECACHE__";
+const BYTES = "__BYTES__";
 
 const BUILT = typeof PRECACHE === "object" && PRECACHE !== null;
 const FILES = BUILT ? Object.keys(PRECACHE) : [];
@@ -58,13 +69,55 @@ async function missingFiles(cache) {
   return FILES.filter((path) => !cached.has(fileURL(path)));
 }
 
-async function precache() {
-  if (!BUILT) {
-    return;
+function isQuotaError(error) {
+  return Boolean(error) && (error.name === "QuotaExceededError" || error.code === 22);
+}
+
+/** {kind: "quota", needed, quota} when this device gives the site less room than the offline
+ * copy needs, else null (also when the browser cannot tell). */
+async function lackOfRoom() {
+  const needed = typeof BYTES === "number" ? BYTES : 0;
+  try {
+    const storage = self.navigator && self.navigator.storage;
+    const estimate = storage && storage.estimate ? await storage.estimate() : null;
+    if (estimate && Number.isFinite(estimate.quota) && estimate.quota < needed) {
+      return { kind: "quota", needed, quota: estimate.quota };
+    }
+  } catch {
+    // no estimate: try, and let the cache say
   }
+  return null;
+}
+
+/** The quota problem after the cache refused a file although the estimate said there was
+ * room (browsers do not always count their limits in it): what the site holds then is what
+ * the device allows it. */
+async function refused() {
+  const needed = typeof BYTES === "number" ? BYTES : 0;
+  let quota = null;
+  try {
+    const estimate = await self.navigator.storage.estimate();
+    quota = estimate.quota < needed ? estimate.quota : estimate.usage;
+  } catch {
+    // the page says "not enough"
+  }
+  return { kind: "quota", needed, quota };
+}
+
+let problem = null; // the last reason the offline copy could not be completed, or null
+
+/** Fetch the files of the build missing from its cache and store them. */
+async function fill() {
   const cache = await caches.open(CACHE);
   // Files already there come from an earlier, interrupted install of this same build.
   const todo = await missingFiles(cache);
+  if (!todo.length) {
+    return;
+  }
+  const room = await lackOfRoom();
+  if (room) {
+    throw Object.assign(new Error("not enough room"), { name: "QuotaExceededError", room });
+  }
   await Promise.all(
     todo.map(async (path) => {
       const url = fileURL(path);
@@ -88,6 +141,48 @@ async function precache() {
   if (missing.length) {
     throw new Error(`precache: ${missing.length} file(s) missing after install`);
   }
+}
+
+/** fill(), with a quota problem recorded rather than thrown. */
+async function fillOrRecord() {
+  try {
+    await fill();
+    problem = null;
+  } catch (error) {
+    if (!isQuotaError(error)) {
+      throw error;
+    }
+    problem = error.room || (await refused());
+  }
+}
+
+async function precache() {
+  if (BUILT) {
+    await fillOrRecord();
+  }
+}
+
+let healing = null; // the refill under way, if any
+
+/** Refill the cache of this build if files are missing; tells every page when done. */
+function heal() {
+  if (!BUILT || healing) {
+    return healing || Promise.resolve();
+  }
+  healing = (async () => {
+    try {
+      await fillOrRecord();
+    } catch (error) {
+      console.warn("[sw] could not refill the offline copy:", error && error.message);
+    } finally {
+      healing = null;
+    }
+    const answer = await status();
+    for (const client of await self.clients.matchAll({ includeUncontrolled: true })) {
+      client.postMessage(answer);
+    }
+  })();
+  return healing;
 }
 
 async function cleanup() {
@@ -133,13 +228,17 @@ function precachedPath(request) {
   return INTEGRITY.has(path) ? path : null;
 }
 
-async function fromCache(path, request) {
+async function fromCache(path, request, event) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(fileURL(path));
   if (hit) {
     return hit;
   }
-  // Not in the cache (evicted, or an install still running): the network, as without us.
+  // Not in the cache (evicted, or an install still running): the network, as without us,
+  // and the cache is refilled in the background (unless it is known not to fit).
+  if (!problem) {
+    event.waitUntil(heal());
+  }
   return fetch(request);
 }
 
@@ -161,7 +260,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const path = precachedPath(request);
   if (path !== null) {
-    event.respondWith(fromCache(path, request));
+    event.respondWith(fromCache(path, request, event));
   } else if (BUILT && request.mode === "navigate" && request.url.startsWith(SCOPE)) {
     event.respondWith(navigation(request));
   }
@@ -177,6 +276,8 @@ async function status() {
     complete: BUILT && missing.length === 0,
     missing: missing.length,
     total: FILES.length,
+    healing: healing !== null,
+    problem: missing.length ? problem : null,
   };
 }
 
@@ -188,11 +289,15 @@ self.addEventListener("message", (event) => {
     const port = event.ports && event.ports[0];
     event.waitUntil(
       status().then((answer) => {
+        // A missing file starts a refill (the answer says "healing"); its end is broadcast.
+        const done = answer.complete || problem ? null : heal();
+        if (done) answer.healing = true;
         if (port) {
           port.postMessage(answer);
         } else if (event.source) {
           event.source.postMessage(answer);
         }
+        return done;
       }),
     );
   }

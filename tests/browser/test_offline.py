@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import gzip
 import hashlib
 import json
 import os
@@ -39,6 +40,7 @@ CONTENT_TYPES = {
     ".webmanifest": "application/manifest+json",
     ".whl": "application/octet-stream",
     ".zip": "application/zip",
+    ".gz": "application/gzip",
     ".html": "text/html",
     ".css": "text/css",
     ".svg": "image/svg+xml",
@@ -244,17 +246,12 @@ def test_opens_and_rolls_with_the_server_gone(launch: Any, dist_dir: Path, tmp_p
             url + "sw.js"
         )
         cached = app.page.evaluate(CACHE_CHECK, manifest["files"])
-        # The service worker's caches ("pyrules-snapshot:..." is the engine's, see below).
-        sw_caches = [name for name in cached["names"] if name.startswith("pyrules:")]
-        assert sw_caches == [f"pyrules:{PREFIX}:{manifest['build']}"]
+        assert cached["names"] == [f"pyrules:{PREFIX}:{manifest['build']}"]
         assert set(cached["files"]) == set(manifest["files"])
         for rel, (status, ctype) in cached["files"].items():
             assert (status, ctype) == (200, CONTENT_TYPES[Path(rel).suffix]), rel
-        # The engine's memory snapshot, for a fast start next time (test_snapshot.py).
-        app.page.wait_for_function(
-            "() => performance.getEntriesByName('pyrules:snapshot:stored').length > 0",
-            timeout=BOOT_TIMEOUT_MS,
-        )
+        # The engine's memory snapshot is part of the offline copy (test_snapshot.py).
+        assert build.SNAPSHOT_FILE in cached["files"]
         app.check_clean()
         context.close()
 
@@ -266,7 +263,7 @@ def test_opens_and_rolls_with_the_server_gone(launch: Any, dist_dir: Path, tmp_p
     app.expected_errors = OFFLINE_NOISE
     app.open()  # waits for performance.mark("pyrules:ready")
     assert app.page.evaluate("() => navigator.serviceWorker.controller !== null")
-    # Offline too, the engine starts from the snapshot the first visit stored.
+    # Offline too, the engine starts from the build's snapshot, from the offline copy.
     assert app.page.evaluate("() => performance.getEntriesByName('pyrules:boot:snapshot').length")
     answer = app.call({"op": "roll", "system": "d6", "params": {}})
     assert answer["ok"] is True and answer["result"]["system"] == "d6"
@@ -302,6 +299,11 @@ def test_update_banner_switches_build_and_keeps_history(
     with (v2 / "css" / "pwa.css").open("a") as f:
         f.write("/* version 2 */\n")
     info2 = json.loads((v2 / "version.json").read_text())
+    # Version 2 ships its own snapshot file (the same heap, compressed otherwise): the
+    # update must download it, and its first start must restore it.
+    snapshot2 = gzip.compress(gzip.decompress((v2 / build.SNAPSHOT_FILE).read_bytes()), 1, mtime=0)
+    (v2 / build.SNAPSHOT_FILE).write_bytes(snapshot2)
+    info2["snapshot"].update(gzip=len(snapshot2), integrity=sri(snapshot2))
     build.finish_site(v2, info2)
     build1 = json.loads((v1 / "version.json").read_text())["build"]
     assert info2["build"] != build1
@@ -327,6 +329,16 @@ def test_update_banner_switches_build_and_keeps_history(
             timeout=BOOT_TIMEOUT_MS,
         )
         assert banner.text_content() == "Update"
+        # Downloaded in the background, with the rest of version 2, before the player asks.
+        waiting_cache = f"pyrules:/:{info2['build']}"
+        stored = app.page.evaluate(
+            """async ([name, rel]) => {
+              const hit = await (await caches.open(name)).match(new URL(rel, location.href).href);
+              return hit ? (await hit.arrayBuffer()).byteLength : null;
+            }""",
+            [waiting_cache, build.SNAPSHOT_FILE],
+        )
+        assert stored == len(snapshot2)
         assert "New version available" in (app.page.text_content("#pwa-update") or "")
         assert banner.bounding_box()["height"] >= 44
         app.screenshot("update-banner")
@@ -340,14 +352,132 @@ def test_update_banner_switches_build_and_keeps_history(
             banner.click()
         app.wait_ready()
         assert app.page.evaluate("() => window.pyrules.ready")["build"] == info2["build"]
+        # The first start of version 2 restored version 2's snapshot.
+        boot = app.page.evaluate(
+            "() => performance.getEntriesByType('mark')"
+            ".find((m) => m.name.startsWith('pyrules:boot:')).name"
+        )
+        assert boot == "pyrules:boot:snapshot"
         state = wait_ready_offline(app)
         assert state["build"] == info2["build"] and state["update"] is None
         names = app.page.evaluate("() => caches.keys()")
-        # The old build's cache is gone; the engine's snapshot cache is not the SW's to delete.
-        assert [n for n in names if n.startswith("pyrules:")] == [f"pyrules:/:{info2['build']}"]
-        assert "pyrules-snapshot:/" in names
+        # The old build's cache is gone.
+        assert names == [f"pyrules:/:{info2['build']}"]
         assert app.page.evaluate("() => localStorage.getItem('pyrules:history')") == kept
         assert app.page.locator("#history > li:not(.history-empty)").count() == 1
         assert app.page.evaluate("() => document.documentElement.lang") == "en"
         assert navigations == [url], "the page reloads exactly once"
+        app.check_clean()
+
+
+# --------------------------------------------------------------------------- self-healing
+
+CACHE_COMPLETE = """
+async ([name, files]) => {
+  const cache = await caches.open(name);
+  const have = new Set((await cache.keys()).map((r) => r.url));
+  return files.filter((rel) => !have.has(new URL(rel, location.href).href)).length;
+}
+"""
+# Resolves with 0 once the cache holds every file (looked at every 100 ms), or with the
+# number still missing after `timeout` ms.
+UNTIL_COMPLETE = """
+async ([name, files, timeout]) => {
+  const missing = async () => {
+    const cache = await caches.open(name);
+    const have = new Set((await cache.keys()).map((r) => r.url));
+    return files.filter((rel) => !have.has(new URL(rel, location.href).href)).length;
+  };
+  const end = Date.now() + timeout;
+  for (;;) {
+    const n = await missing();
+    if (n === 0 || Date.now() > end) return n;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+"""
+
+
+def test_a_deleted_or_partial_offline_copy_is_refilled(
+    launch: Any, dist_dir: Path, tmp_path: Path
+) -> None:
+    """The cache is deleted, then half emptied: the service worker fetches what is missing
+    again, the badge comes back to « Prêt hors ligne », and the app then opens offline."""
+    profile = tmp_path / "profile"
+    manifest = precache(dist_dir)
+    name = f"pyrules:{PREFIX}:{manifest['build']}"
+    with build.serving(dist_dir, prefix=PREFIX) as url:
+        app = App(launch(profile), url).open()
+        wait_ready_offline(app)
+        page = app.page
+        assert page.evaluate(CACHE_COMPLETE, [name, manifest["files"]]) == 0
+
+        # The whole cache is gone (the player cleared it, the browser evicted it).
+        assert page.evaluate("(name) => caches.delete(name)", name)
+        page.evaluate("() => window.pyrulesOffline.check()")  # what "online" and focus do
+        assert page.evaluate(UNTIL_COMPLETE, [name, manifest["files"], BOOT_TIMEOUT_MS]) == 0
+        page.wait_for_selector(READY_OFFLINE, timeout=BOOT_TIMEOUT_MS)
+
+        # Part of it is gone, the snapshot among them; the next start refills it.
+        gone = [build.SNAPSHOT_FILE, "pyodide/pyodide.asm.wasm", "js/main.js"]
+        page.evaluate(
+            """async ([name, files]) => {
+              const cache = await caches.open(name);
+              for (const rel of files) await cache.delete(new URL(rel, location.href).href);
+            }""",
+            [name, gone],
+        )
+        assert page.evaluate(CACHE_COMPLETE, [name, manifest["files"]]) == len(gone)
+        app.reload()
+        assert page.evaluate(UNTIL_COMPLETE, [name, manifest["files"], BOOT_TIMEOUT_MS]) == 0
+        page.wait_for_selector(READY_OFFLINE, timeout=BOOT_TIMEOUT_MS)
+        assert page.text_content("#pwa-status") == "Prêt hors ligne"
+        app.check_clean()
+        app.context.close()
+
+    app = App(launch(profile), url)
+    app.expected_errors = OFFLINE_NOISE
+    app.open()
+    assert app.page.evaluate("() => performance.getEntriesByName('pyrules:boot:snapshot').length")
+    app.roll()
+    app.check_clean()
+
+
+def test_no_room_for_the_offline_copy_is_said_and_the_app_works_online(
+    launch: Any, dist_dir: Path, tmp_path: Path
+) -> None:
+    """A device that gives the site 2 MB (Chromium's quota override, as a full tablet would):
+    the badge says offline use is impossible, with the sizes, and the app works online."""
+    manifest = precache(dist_dir)
+    with build.serving(dist_dir, prefix=PREFIX) as url:
+        context = launch(tmp_path / "profile")
+        app = App(context, url)
+        cdp = context.new_cdp_session(app.page)
+        origin = url.split(PREFIX)[0]
+        cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 2_000_000})
+        app.open()
+        badge = app.page.wait_for_selector(
+            '#pwa-status[data-state="quota"]', timeout=BOOT_TIMEOUT_MS
+        )
+        needed = -(-manifest["bytes"] // 1_000_000)
+        text = badge.text_content() or ""
+        found = re.fullmatch(r"Hors ligne impossible : (\d+) Mo nécessaires, (\d+) Mo permis", text)
+        assert found, text
+        # What the device allowed: what the site could hold before the cache refused more.
+        assert int(found.group(1)) == needed and 0 < int(found.group(2)) <= 2, text
+        assert f"{needed} Mo" in (badge.get_attribute("title") or "")
+        assert badge.get_attribute("data-ready") == "false"
+        app.roll()
+        # Started again: the service worker answers from the network what it could not keep.
+        app.reload()
+        app.page.wait_for_selector('#pwa-status[data-state="quota"]', timeout=BOOT_TIMEOUT_MS)
+        assert app.page.evaluate("() => navigator.serviceWorker.controller !== null")
+        app.roll()
+        app.page.click("[data-lang=en]")
+        app.page.wait_for_function(
+            "() => document.getElementById('pwa-status').textContent.startsWith('Offline not')"
+        )
+        assert app.page.text_content("#pwa-status") == (
+            f"Offline not possible: {needed} MB needed, {found.group(2)} MB allowed"
+        )
         app.check_clean()

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+import build
+
 from .conftest import App, local_handle
 
 
@@ -134,7 +136,7 @@ def test_clear_history_asks_first(app: App) -> None:
 @pytest.mark.parametrize(
     ("field", "missing", "step", "step_name"),
     [
-        ("info.wheel", "missing-pyrules.whl", "pyrules", "Installation des règles pyrules"),
+        ("String(w.url)", "missing-pyrules.whl", "pyrules", "Installation des règles pyrules"),
         ("info.micropip", "missing-micropip.whl", "micropip", "Installation de micropip"),
     ],
 )
@@ -144,7 +146,8 @@ def test_boot_failure_says_which_step_and_retry_recovers(
     """A wheel cannot be had: the panel names the step; Retry boots again.
 
     A fresh context (no service worker yet, so page.route sees the worker script), with the
-    systems description a previous visit would have left in localStorage.
+    systems description a previous visit would have left in localStorage. The build's
+    snapshot is not there either (404): only the fallback start installs wheels.
     """
     app = new_app(site)
     systems = local_handle({"op": "systems"})["result"]
@@ -163,7 +166,12 @@ def test_boot_failure_says_which_step_and_retry_recovers(
         assert body != response.text()
         route.fulfill(response=response, body=body)
 
+    def no_snapshot(route: Any) -> None:
+        route.fulfill(status=404, body="not found")
+
+    app.expected_errors.append("status of 404")
     page.route("**/js/worker.js", broken_worker)
+    page.route("**/" + build.SNAPSHOT_FILE, no_snapshot)
     app.open(wait=False)
     page.wait_for_selector("#boot[data-state=error]", timeout=90_000)
     # Forms come from the systems cached at the previous visit, usable while booting.
@@ -177,6 +185,7 @@ def test_boot_failure_says_which_step_and_retry_recovers(
     assert missing in (page.text_content("#boot-error-message") or "")
     assert page.evaluate("() => performance.getEntriesByName('pyrules:ready').length") == 0
     page.unroute("**/js/worker.js", broken_worker)
+    page.unroute("**/" + build.SNAPSHOT_FILE, no_snapshot)
     page.click("#retry")
     app.wait_ready()
     assert page.get_attribute("#boot", "data-state") == "ready"

@@ -30,12 +30,6 @@ BIG = {  # the heaviest settings the bounds allow: a 5 000-roll chunk keeps the 
 def app(new_app: Any, site: str) -> Iterator[App]:
     app = new_app(site)
     app.open()
-    # Restarts restore the snapshot the first boot stores: wait for it (a few seconds).
-    app.page.wait_for_function(
-        "() => performance.getEntriesByType('mark')"
-        ".some((m) => m.name.startsWith('pyrules:snapshot:'))",
-        timeout=60_000,
-    )
     yield app
     app.context.close()
 

@@ -1,33 +1,29 @@
-"""Fast start: the Pyodide memory snapshot kept on the device, and every way around it.
+"""Fast start: the Pyodide memory snapshot made at build time, and every way around it.
 
-The first visit boots Pyodide normally ("fresh"), then stores a snapshot of it in Cache
-Storage; later visits restore it ("snapshot"). The boot path is read from the performance
-marks engine.js sets (pyrules:boot:fresh | pyrules:boot:snapshot, pyrules:snapshot:stored).
-No timing is asserted here: bench/boot.py measures.
+build.py makes the snapshot under Node (tools/snapshot.mjs) and ships it gzipped in dist/
+(version.json "snapshot"); every start restores it ("snapshot"), and any problem with it
+ends in a normal start ("fresh", micropip installing the wheels in the page). The boot path
+is read from the performance marks engine.js sets (pyrules:boot:fresh | pyrules:boot:snapshot,
+detail.fallback: why the snapshot was not used). No timing is asserted here: bench/boot.py
+measures.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
-import os
-import shutil
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import build
 
 from .conftest import App, local_handle
 from .test_boot import engine_requests
 
-# Mirrors web/js/snapshot.js: the cache name and entries, relative to the site's root.
-SNAPSHOT_CACHE = "pyrules-snapshot:/"
-SNAPSHOT_ENTRY = "pyrules-snapshot.bin"
-FAILURES_ENTRY = "pyrules-snapshot-failures.json"
-STORE_TIMEOUT_MS = 60_000
 UNSEEDED = {"op": "roll", "system": "pool", "params": {"pot": 8, "flame": 2}}
-# A browser without service workers, as the app sees it: each visit asks the server.
-NO_SERVICE_WORKER = "delete Navigator.prototype.serviceWorker;"
 
 
 def mark(app: App, prefix: str) -> dict[str, Any] | None:
@@ -43,37 +39,10 @@ def mark(app: App, prefix: str) -> dict[str, Any] | None:
 
 
 def boot_path(app: App) -> tuple[str, str | None]:
-    """("snapshot" | "fresh", why a stored snapshot was not used or None)."""
+    """("snapshot" | "fresh", why the snapshot was not used or None)."""
     found = mark(app, "pyrules:boot:")
     assert found, "no pyrules:boot:* mark"
     return found["name"].rsplit(":", 1)[1], found["detail"]["fallback"]
-
-
-def wait_stored(app: App) -> dict[str, Any]:
-    app.page.wait_for_function(
-        "() => performance.getEntriesByType('mark')"
-        ".some((m) => m.name.startsWith('pyrules:snapshot:'))",
-        timeout=STORE_TIMEOUT_MS,
-    )
-    found = mark(app, "pyrules:snapshot:")
-    assert found and found["name"] == "pyrules:snapshot:stored", found
-    detail: dict[str, Any] = found["detail"]
-    return detail
-
-
-def stored_entry(app: App) -> dict[str, Any] | None:
-    """Headers and size of the stored snapshot, read from the page (same origin)."""
-    entry: dict[str, Any] | None = app.page.evaluate(
-        """async ([name, key]) => {
-          const cache = await caches.open(name);
-          const response = await cache.match(new URL(key, location.href).href);
-          if (!response) return null;
-          const headers = Object.fromEntries(response.headers.entries());
-          return { headers, bytes: (await response.arrayBuffer()).byteLength };
-        }""",
-        [SNAPSHOT_CACHE, SNAPSHOT_ENTRY],
-    )
-    return entry
 
 
 def unseeded_rolls(app: App, count: int = 3) -> list[tuple[int, list[int]]]:
@@ -86,28 +55,38 @@ def unseeded_rolls(app: App, count: int = 3) -> list[tuple[int, list[int]]]:
     return rolls
 
 
-def test_first_visit_boots_fresh_and_stores_a_snapshot(app: App, dist_dir: Path) -> None:
-    assert boot_path(app) == ("fresh", None)
-    # The worker answers at once, while the snapshot waits to be written.
+def snapshot_info(dist: Path) -> dict[str, Any]:
+    info: dict[str, Any] = json.loads((dist / "version.json").read_text())["snapshot"]
+    return info
+
+
+def test_the_build_ships_a_gzipped_snapshot_of_the_engine(dist_dir: Path) -> None:
+    info = snapshot_info(dist_dir)
+    assert info["url"] == build.SNAPSHOT_FILE
+    data = (dist_dir / info["url"]).read_bytes()
+    assert data[:2] == b"\x1f\x8b" and len(data) == info["gzip"]
+    raw = gzip.decompress(data)
+    assert len(raw) == info["bytes"] > 10_000_000
+    assert info["integrity"] == build._integrity(dist_dir / info["url"])
+    # Part of the build hash and of the offline copy.
+    precache = json.loads((dist_dir / "precache.json").read_text())
+    assert info["url"] in precache["files"]
+    assert info["url"] not in build.GENERATED
+
+
+def test_first_visit_restores_the_build_snapshot(app: App) -> None:
+    assert boot_path(app) == ("snapshot", None)
     roll = {"op": "roll", "system": "d6", "params": {}, "seed": 3}
     assert app.call(roll) == local_handle(roll)
-    detail = wait_stored(app)
-    assert detail["cache"] == SNAPSHOT_CACHE
-    assert detail["key"] == app.base_url + SNAPSHOT_ENTRY
-    assert detail["bytes"] > 10_000_000
-    info = json.loads((dist_dir / "version.json").read_text())
-    entry = stored_entry(app)
-    assert entry is not None
-    assert entry["bytes"] == detail["bytes"]
-    assert entry["headers"]["x-pyrules-build"] == info["build"]
-    assert entry["headers"]["x-pyodide-version"] == info["pyodide"]
-    assert entry["headers"]["x-snapshot-bytes"] == str(detail["bytes"])
-    # Not a name the service worker ever deletes ("pyrules:<scope>:<build>").
-    assert not SNAPSHOT_CACHE.startswith("pyrules:")
+    # Nothing of the engine was installed in the page (the worker's own step timings).
+    found = mark(app, "pyrules:boot:")
+    assert found
+    timings = found["detail"]["timings"]
+    assert "snapshotRead" in timings and "loadPyodide" in timings
+    assert "micropip" not in timings and "installed" not in timings
 
 
-def test_later_visit_restores_the_snapshot_and_answers_like_the_engine(app: App) -> None:
-    wait_stored(app)
+def test_later_visit_restores_it_and_answers_like_the_engine(app: App) -> None:
     app.reload()
     assert boot_path(app) == ("snapshot", None)
     page = app.page
@@ -139,88 +118,78 @@ def test_snapshot_boots_draw_fresh_random_numbers(app: App) -> None:
     assert [die["final"] for die in replay["dice"]] == dice
 
 
-def test_a_corrupt_snapshot_falls_back_to_a_normal_boot_and_is_replaced(app: App) -> None:
-    """Garbage of the right size under the right headers: Pyodide refuses it, the worker
-    boots normally, counts the failure, and stores a good snapshot again."""
-    size = app.page.evaluate(
-        """async ([name, key]) => {
-          const cache = await caches.open(name);
-          const url = new URL(key, location.href).href;
-          const good = await cache.match(url);
-          const size = Number(good.headers.get("X-Snapshot-Bytes"));
-          const junk = new Uint8Array(size);
-          for (let i = 0; i < size; i += 65536) {
-            crypto.getRandomValues(junk.subarray(i, Math.min(size, i + 65536)));
-          }
-          await cache.put(url, new Response(junk, { headers: good.headers }));
-          return size;
-        }""",
-        [SNAPSHOT_CACHE, SNAPSHOT_ENTRY],
-    )
-    assert size > 10_000_000
-    app.reload()
+def test_two_fresh_profiles_roll_different_seeds(new_app: Any, site: str) -> None:
+    """Every player restores the very same heap: the RNG must be reseeded from the OS."""
+    seen = []
+    for _ in range(2):
+        other = new_app(site)
+        other.open()
+        assert boot_path(other) == ("snapshot", None)
+        seen.append(unseeded_rolls(other, 2))
+        other.context.close()
+    seeds = [seed for run in seen for seed, _ in run]
+    assert len(set(seeds)) == len(seeds), seen
+    assert [d for _, d in seen[0]] != [d for _, d in seen[1]], seen
+
+
+# --------------------------------------------------------------------------- fallbacks
+
+
+def _junk_of_size(size: int) -> bytes:
+    """Bytes of the snapshot's size that are not a snapshot (not gzip either)."""
+    pattern = bytes(range(1, 251))
+    return (pattern * (size // len(pattern) + 1))[:size]
+
+
+def _other_pyodide(raw: bytes) -> bytes:
+    """The snapshot as another Pyodide build would have made it: Pyodide writes its build id
+    (32 bytes) at offset 16 of the snapshot's header; one byte of it is changed."""
+    assert raw[:4] == b"\0snp"
+    return raw[:16] + bytes([raw[16] ^ 0xFF]) + raw[17:]
+
+
+# name -> (how the served snapshot file is changed, what the fallback reason says)
+BROKEN: dict[str, tuple[Callable[[bytes], bytes | None], str]] = {
+    "missing": (lambda gz: None, "HTTP 404"),
+    "truncated": (lambda gz: gz[: len(gz) // 2], ""),
+    "corrupt": (lambda gz: gzip.compress(_junk_of_size(len(gzip.decompress(gz))), 1), "magic"),
+    "not gzip, wrong size": (lambda gz: b"\0" * 1000, "1000 bytes"),
+    "another Pyodide": (
+        lambda gz: gzip.compress(_other_pyodide(gzip.decompress(gz)), 1),
+        "build id mismatch",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_a_broken_snapshot_falls_back_to_a_normal_boot(
+    case: str, new_app: Any, dist_dir: Path, site: str
+) -> None:
+    """The snapshot file is replaced on the way (no service worker, so every visit asks the
+    server): the worker boots normally, with micropip, and says why."""
+    change, reason = BROKEN[case]
+    info = snapshot_info(dist_dir)
+    broken = change((dist_dir / info["url"]).read_bytes())
+    app = new_app(site, service_workers="block")
+    app.expected_errors = ["404"] if broken is None else []
+
+    def answer(route: Any) -> None:
+        if broken is None:
+            route.fulfill(status=404, body="not found")
+        else:
+            route.fulfill(status=200, body=broken, content_type="application/gzip")
+
+    app.context.route("**/" + info["url"], answer)
+    app.open()
     path, fallback = boot_path(app)
     assert path == "fresh"
-    assert fallback and "magic" in fallback, fallback
+    assert fallback and reason in fallback, fallback
+    # The fallback installed the wheels of version.json in the page.
+    wheels = json.loads((dist_dir / "version.json").read_text())["wheels"]
+    asked = {url.rsplit("/", 1)[1] for url in app.requests if "/wheels/" in url}
+    assert {w["url"].rsplit("/", 1)[1] for w in wheels} <= asked
     assert app.page.is_enabled("#roll-button")
     app.roll_matches("pool", {}, seed=7)
-    failures = app.page.evaluate(
-        """async ([name, key]) => {
-          const cache = await caches.open(name);
-          const response = await cache.match(new URL(key, location.href).href);
-          return response ? response.json() : null;
-        }""",
-        [SNAPSHOT_CACHE, FAILURES_ENTRY],
-    )
-    assert failures is not None and failures["count"] == 1
-    wait_stored(app)
-    app.reload()
-    assert boot_path(app) == ("snapshot", None)
     assert unseeded_rolls(app, 1)
-
-
-def _touch_later(site: Path, names: tuple[str, ...]) -> None:
-    """Newer mtimes, so If-Modified-Since revalidation sees the change within a second."""
-    later = time.time() + 5
-    for name in names:
-        os.utime(site / name, (later, later))
-
-
-def test_a_new_version_discards_the_old_snapshot(
-    new_app: Any, dist_dir: Path, tmp_path: Path
-) -> None:
-    """A deploy changes the build hash: the stored snapshot is of no use and is replaced.
-
-    No service worker here (it would keep serving the old build until the player updates):
-    each visit reads version.json from the server.
-    """
-    site = tmp_path / "site"
-    shutil.copytree(dist_dir, site)
-    with build.serving(site) as url:
-        app = new_app(url)
-        app.context.add_init_script(NO_SERVICE_WORKER)
-        app.open()
-        assert app.page.evaluate("() => 'serviceWorker' in navigator") is False
-        assert boot_path(app) == ("fresh", None)
-        wait_stored(app)
-        old = stored_entry(app)
-        assert old is not None
-
-        info = json.loads((site / "version.json").read_text())
-        with (site / "css" / "pwa.css").open("a") as f:
-            f.write("/* a new version */\n")
-        build.finish_site(site, info)
-        _touch_later(site, ("css/pwa.css", *build.GENERATED))
-        assert info["build"] != old["headers"]["x-pyrules-build"]
-
-        app.reload()
-        assert boot_path(app) == ("fresh", "snapshot of another version")
-        assert app.call({"op": "version"})["ok"]
-        wait_stored(app)
-        new = stored_entry(app)
-        assert new is not None
-        assert new["headers"]["x-pyrules-build"] == info["build"]
-        app.reload()
-        assert boot_path(app) == ("snapshot", None)
-        app.check_clean()
-        app.context.close()
+    app.check_clean()
+    app.context.close()

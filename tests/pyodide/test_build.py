@@ -89,7 +89,7 @@ def local_systems() -> object:
 
 def test_dist_layout(dist_dir: Path) -> None:
     info = json.loads((dist_dir / "version.json").read_text())
-    assert list(info) == ["version", "pyodide", "wheel", "micropip", "build"]
+    assert list(info) == ["version", "pyodide", "wheel", "micropip", "wheels", "snapshot", "build"]
     assert info["version"] == build.read_version()
     assert info["pyodide"] == "314.0.7"
     assert info["wheel"] == f"wheels/pyrules-{info['version']}-py3-none-any.whl"
@@ -111,10 +111,36 @@ def test_dist_layout(dist_dir: Path) -> None:
         set(build._web_files(build.WEB))
         | {f"pyodide/{n}" for n in build.PYODIDE_FILES}
         | {info["wheel"], info["micropip"], "systems.json", ".nojekyll", *build.GENERATED}
+        | {w["url"] for w in info["wheels"]}
+        | {info["snapshot"]["url"]}
     )
     assert {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()} == (
         expected
     )
+
+
+def test_wheel_list_is_one_manifest_for_the_snapshot_and_the_fallback(dist_dir: Path) -> None:
+    info = json.loads((dist_dir / "version.json").read_text())
+    expected = [
+        {"url": f"wheels/{w.file}", "imports": list(w.imports)} for w in build.EXTRA_WHEELS
+    ] + [{"url": info["wheel"], "imports": list(build.PYRULES_IMPORTS)}]
+    assert info["wheels"] == expected
+    for wheel in info["wheels"]:
+        assert (dist_dir / wheel["url"]).is_file()
+
+
+def test_the_snapshot_step_is_cached_by_its_inputs() -> None:
+    pyodide_dir, micropip = build.ensure_pyodide(), build.ensure_micropip()
+    name, wheel = build.build_wheel()
+    wheels = [(name, wheel, build.PYRULES_IMPORTS)]
+    key = build._snapshot_key(pyodide_dir, micropip, wheels)
+    cached = build.CACHE / "snapshots" / f"{key}.bin.gz"
+    first = build.make_snapshot(pyodide_dir, micropip, wheels)
+    assert cached.read_bytes() == first[0]
+    assert build.make_snapshot(pyodide_dir, micropip, wheels) == first  # from the cache
+    # Any change of the engine's bytes or of what is imported is another snapshot.
+    assert build._snapshot_key(pyodide_dir, micropip, [(name, wheel + b" ", ())]) != key
+    assert build._snapshot_key(pyodide_dir, micropip, [(name, wheel, ("pyrules",))]) != key
 
 
 def test_rebuild_is_incremental_and_drops_stale_files(dist_dir: Path) -> None:

@@ -22,6 +22,7 @@ SEED_MAX = 2**53 - 1
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed (Node.js >= 18)")
 
 Request = dict[str, Any] | str
+LARGEST_POOL = {"pot": 40, "modifiers": "+10D+10DF+20", "flame": 10, "augmentations": 20}
 
 
 def local(request: Request) -> dict[str, Any]:
@@ -67,6 +68,10 @@ def make_requests() -> list[tuple[str, Request]]:
         ("systems-en", {"op": "systems", "lang": "en"}),
         ("error-not-json", "not json"),
         ("error-array", "[1, 2]"),
+        # Issue 14: 5,000 "[" overflowed the wasm stack (a fatal Pyodide error); the depth
+        # is now checked before parsing, so Pyodide answers invalid_json like CPython.
+        ("error-too-deep", "[" * 5000),
+        ("error-too-deep-closed", "[" * 5000 + "]" * 5000),
         ("error-no-op", "{}"),
         ("error-unknown-op", {"op": "teleport"}),
         ("error-unknown-system", {"op": "roll", "system": "d7", "seed": 1}),
@@ -113,6 +118,16 @@ def make_requests() -> list[tuple[str, Request]]:
                     (f"{sid}-roll-physical-{name}", {"op": "roll", **base, "params": faces})
                 )
         requests.append((f"{sid}-roll-unseeded", {"op": "roll", **base}))
+        # The GM's tools: every sweepable field over its default values, and a comparison.
+        for spec in system["sweep"]:
+            requests.append((f"{sid}-sweep-{spec['field']}",
+                             {"op": "sweep", **base, "params": low, "field": spec["field"]}))
+        requests.append((f"{sid}-compare", {"op": "compare", **base, "a": low, "b": high}))
+    requests += [
+        ("sweep-largest-pool", {"op": "sweep", "system": "pool", "field": "diff",
+                                "values": list(range(1, 10)), "params": LARGEST_POOL}),
+        ("error-sweep-field", {"op": "sweep", "system": "pool", "field": "pot"}),
+    ]
     return requests
 
 
@@ -198,6 +213,20 @@ def test_every_system_rolls_odds_opposes_and_takes_physical_dice(
         assert physical["ok"], physical
         assert physical["result"]["physical"] is True
         assert physical["result"]["seed"] is None
+
+
+def test_sweep_and_compare_run_in_the_wheel(pyodide_run: dict[str, Any]) -> None:
+    """Guards the comparison below: the GM's ops answer in Pyodide, not only errors."""
+    parsed = pyodide_run["parsed"]
+    for sid, field in (("pool", "diff"), ("d6", "difficulty"), ("d100", "modifier"),
+                       ("steps", "threshold"), ("steps", "bonus")):
+        answer = parsed[f"{sid}-sweep-{field}"]
+        assert answer["ok"], answer
+        assert answer["result"]["field"] == field and answer["result"]["rows"]
+        assert parsed[f"{sid}-compare"]["ok"], parsed[f"{sid}-compare"]
+    assert [r["value"] for r in parsed["sweep-largest-pool"]["result"]["rows"]] == \
+        list(range(1, 10))
+    assert parsed["error-sweep-field"]["error"]["field"] == "field"
 
 
 def test_same_answers_as_local_cpython(

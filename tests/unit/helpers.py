@@ -35,3 +35,14 @@ def resolve(system_id: str, faces: dict[str, Sequence[int]], **params: Any) -> R
     system = SYSTEMS[system_id]
     p, _ = system.parse(params)
     return system.resolve(p, {k: tuple(v) for k, v in faces.items()})
+
+
+def rule(system_id: str, **params: Any) -> dict[str, Any]:
+    """A roll through the system's Python API (parse, then the pure resolve), for rule tests:
+    outcome, success, margin, dice and the system's own fields, as plain values."""
+    system = SYSTEMS[system_id]
+    p, faces = system.parse(params)
+    assert faces is not None, "a rule test gives the faces"
+    r = system.resolve(p, faces)
+    return {"outcome": r.outcome, "success": r.success, "margin": r.margin,
+            "dice": [d.to_json() for d in r.dice], **dict(r.extra)}

@@ -24,11 +24,13 @@ EXPECTED_OUTCOMES = {
 }
 EXPECTED_FIELDS = {
     "pool": {"pot", "diff", "flame", "augmentations", "diminutions", "modifiers", "actor_size",
-             "target_size", "fumble_rule", "placement", "dice", "flame_dice"},
+             "target_size", "complexity", "size_rule", "fumble_rule", "placement", "dice",
+             "flame_dice"},
     "d6": {"attribute", "skill", "difficulty", "effort", "flame", "clarity", "take_time",
            "elementary", "instinct", "impact", "pc", "dice"},
     "d100": {"value", "level", "modifier", "dice"},
-    "steps": {"die", "threshold", "bonus", "edge", "edge_rule", "dice"},
+    "steps": {"die", "threshold", "bonus", "edge", "edge_rule", "weapons", "protections",
+              "dice"},
 }
 
 
@@ -43,7 +45,7 @@ def test_systems_describes_every_system() -> None:
         assert {f["name"] for f in s["fields"]} == EXPECTED_FIELDS[s["id"]]
         for f in s["fields"]:
             assert f["label"]["fr"] and f["label"]["en"]
-            assert f["type"] in ("int", "bool", "choice", "text", "faces", "placement")
+            assert f["type"] in ("int", "bool", "choice", "text", "faces", "placement", "list")
             if f["type"] == "int":
                 assert f["min"] <= (f["default"] if f["default"] is not None else f["min"])
                 assert f["default"] is None or f["default"] <= f["max"]
@@ -235,11 +237,18 @@ def test_oppose_errors_name_the_side() -> None:
     assert e["field"] == "actor.params"
 
 
-def test_oppose_with_one_side_physical_rolls_the_other() -> None:
-    res = ok({"op": "oppose", "system": "steps", "seed": 5,
-              "actor": {"dice": [8]}, "opponent": {}})
-    assert res["actor"]["dice"][0]["rolled"] == 8
-    assert res["seed"] == 5
+def test_oppose_with_one_side_physical_is_refused() -> None:
+    # Issue 14: faces come only from the RNG or from physical dice typed for this roll
+    # (both sides, no seed). One loaded side in a seeded opposition was a loaded roll.
+    for seed in (5, None):
+        req = {"op": "oppose", "system": "steps", "actor": {"dice": [8]}, "opponent": {}}
+        if seed is not None:
+            req["seed"] = seed
+        e = err(req)
+        assert (e["code"], e["field"]) == ("faces_in_sheet", "actor.dice")
+    both = ok({"op": "oppose", "system": "steps",
+               "actor": {"dice": [8]}, "opponent": {"dice": [3]}})
+    assert both["physical"] is True and both["actor"]["dice"][0]["rolled"] == 8
 
 
 def test_null_means_default() -> None:
@@ -250,3 +259,35 @@ def test_null_means_default() -> None:
 
 def test_version_op() -> None:
     assert call({"op": "version"}) == {"ok": True, "result": {"version": __version__}}
+
+
+def test_deep_nesting_is_refused_before_parsing() -> None:
+    # 5,000 "[" overflowed the wasm stack of Pyodide (a fatal error, not a RecursionError).
+    nested = '{"op":"roll","params":' + "[" * 40 + "]" * 40 + "}"
+    for text in ("[" * 5000, "[" * 5000 + "]" * 5000, nested):
+        answer = json.loads(handle(text))
+        assert answer["ok"] is False
+        assert answer["error"]["code"] == "invalid_json"
+        assert "32" in answer["error"]["message"]
+    # Brackets inside strings do not count, and a request at the limit is read.
+    deep_text = json.dumps({"op": "version", "note": "[" * 500})
+    assert json.loads(handle(deep_text))["ok"] is True
+    at_limit = '{"op":"version","x":' + "[" * 31 + "]" * 31 + "}"
+    assert json.loads(handle(at_limit))["ok"] is True
+
+
+def test_a_seeded_roll_refuses_faces_from_a_sheet() -> None:
+    e = err({"op": "roll", "system": "steps", "seed": 3, "params": {"dice": [4]}})
+    assert (e["code"], e["field"]) == ("faces_in_sheet", "dice")
+    # The same faces without a seed are a physical roll.
+    res = ok({"op": "roll", "system": "steps", "params": {"dice": [4]}})
+    assert res["physical"] is True and res["seed"] is None
+
+
+def test_a_seeded_combat_refuses_stored_dice() -> None:
+    e = err({"op": "combat", "params": {"kind": "melee"}, "seed": 4,
+             "actor": {"die": 8, "ardeur": 5, "dice": [8]}, "opponent": {"ardeur": 5}})
+    assert (e["code"], e["field"]) == ("faces_in_sheet", "actor.dice")
+    e = err({"op": "combat", "params": {"kind": "melee"},
+             "actor": {"ardeur": 5}, "opponent": {"ardeur": 5, "dice": [1]}})
+    assert (e["code"], e["field"]) == ("faces_in_sheet", "opponent.dice")

@@ -9,15 +9,15 @@ import pytest
 from pyrules.registry import SYSTEMS
 from pyrules.systems.d100 import LEVEL_VALUE
 
-from .helpers import err, ok
+from .helpers import err, ok, rule
 
 
 def d100(face: int, **params: object) -> dict:
-    return ok({"op": "roll", "system": "d100", "params": {"dice": [face], **params}})
+    return rule("d100", dice=[face], **params)
 
 
 def steps(dice: list[int], **params: object) -> dict:
-    return ok({"op": "roll", "system": "steps", "params": {"dice": dice, **params}})
+    return rule("steps", dice=dice, **params)
 
 
 # -- d100 --------------------------------------------------------------------------------

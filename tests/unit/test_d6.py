@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import ok
+from .helpers import ok, rule
 
 TESS = {"attribute": 3, "skill": 3, "difficulty": 9, "elementary": True}
 
 
 def roll(dice: list[int], **params: object) -> dict:
-    return ok({"op": "roll", "system": "d6", "params": {"dice": dice, **params}})
+    return rule("d6", dice=dice, **params)
 
 
 def test_total_is_attribute_plus_skill_plus_die() -> None:

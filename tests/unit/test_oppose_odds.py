@@ -28,6 +28,8 @@ PAIRS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("d100", {"value": 90}, {"value": 12}),
     ("steps", {}, {}),
     ("steps", {"die": 12, "bonus": 1, "edge": "advantage"}, {"die": 4, "edge": "handicap"}),
+    ("steps", {"die": 6, "weapons": [1, 3], "protections": [2]}, {"die": 8, "weapons": [0, 1]}),
+    ("pool", {"pot": 3, "complexity": -2, "actor_size": -3}, {"pot": 2, "size_rule": "full"}),
 ]
 
 

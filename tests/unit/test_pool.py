@@ -19,7 +19,7 @@ from pyrules.systems.pool import (
     successes_of,
 )
 
-from .helpers import err, ok
+from .helpers import err, ok, rule
 
 POOL = SYSTEMS["pool"]
 
@@ -28,7 +28,7 @@ def roll(faces: list[int], flame_dice: list[int] | None = None, **params: object
     params = {"dice": faces, **params}
     if flame_dice is not None:
         params["flame_dice"] = flame_dice
-    return ok({"op": "roll", "system": "pool", "params": params})
+    return rule("pool", **params)
 
 
 def test_face_values() -> None:

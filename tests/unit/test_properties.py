@@ -32,6 +32,9 @@ def field_strategy(f: Field) -> st.SearchStrategy[Any]:
     if f.kind == "text":  # pool modifiers in the document's notation
         term = st.tuples(st.sampled_from("+-"), st.integers(0, 3), st.sampled_from(["D", "DF", ""]))
         return st.lists(term, max_size=3).map(lambda ts: "".join(f"{s}{n}{u}" for s, n, u in ts))
+    if f.kind == "list":  # several bonuses (weapons, protections), or none listed
+        assert f.min is not None and f.max is not None
+        return st.none() | st.lists(st.integers(f.min, f.max), max_size=4)
     return st.none()  # faces and placement: let the engine roll and place
 
 

@@ -9,6 +9,7 @@
 import { h } from "./dom.js";
 import { SideForm, summarize } from "./forms.js";
 import { entryFrom } from "./history.js";
+import { paramsFit } from "./checks.js";
 import { addStrings, lang, pick, t } from "./i18n.js";
 import { renderRoll } from "./result.js";
 import {
@@ -36,10 +37,12 @@ const IMPORT_BYTES = 5e6;
 
 addStrings({
   fr: {
+    "import.entryFaces": "« {name} », « {label} » : une fiche ne peut pas porter de faces de dés ({field}) ; les faces viennent du tirage ou des dés physiques lancés pour un jet.",
     "import.tooBig": "fichier trop gros (plus de {max} Mo) pour un export de personnages.",
     "editor.statRange": "Un entier de {min} à {max}.",
   },
   en: {
+    "import.entryFaces": "“{name}”, “{label}”: a sheet cannot carry dice faces ({field}); faces come from the draw or from physical dice thrown for one roll.",
     "import.tooBig": "file too big (over {max} MB) for a characters export.",
     "editor.statRange": "A whole number from {min} to {max}.",
   },
@@ -88,6 +91,10 @@ export class CharactersView {
     this.busy = false;
     this.listeners = new Set();
     this.opposition = null; // set by the opposition panel
+    // Another tab changed the characters: read them again (not under an open editor).
+    store.onOtherTabChange(() => {
+      if (this.loaded && !this.editor) this.load();
+    });
   }
 
   systems() {
@@ -139,12 +146,45 @@ export class CharactersView {
 
   // -------------------------------------------------------------------------- rendering
 
+  /**
+   * Set one stored character aside (moved to the quarantine store, with a notice): its
+   * entries do not fit the engine's description, or it threw while drawn.
+   */
+  setAside(character, error) {
+    console.warn("[pyrules] character set aside:", error);
+    this.characters = this.characters.filter((c) => c !== character);
+    if (this.selectedId === character.id) this.select(null);
+    store.setAsideCharacter(character).catch(() => {});
+    this.changed();
+  }
+
+  /** A character the page can draw: each entry's params fit its system's fields. */
+  fits(character) {
+    const system = this.system(character.system);
+    return !system || character.entries.every((e) => paramsFit(system, e.params));
+  }
+
   render() {
     this.renderedLang = this.loaded && this.systems().length ? lang() : null;
     if (!this.loaded || !this.systems().length) {
       this.root.replaceChildren(h("p", { class: "view-loading", text: t("form.loading") }));
       return;
     }
+    for (const character of [...this.characters]) if (!this.fits(character)) this.setAside(character, new Error("params do not fit"));
+    for (let attempt = 0; attempt <= this.characters.length; attempt += 1) {
+      try {
+        this.renderNow();
+        return;
+      } catch (error) {
+        // The selected character threw while drawn: set it aside, draw the rest.
+        const culprit = this.selected || this.characters[0];
+        if (!culprit) throw error;
+        this.setAside(culprit, error);
+      }
+    }
+  }
+
+  renderNow() {
     if (this.selectedId && !this.selected) this.select(null);
     this.listBox = this.renderList();
     this.detailBox = h("section", { class: ["panel", "char-detail"], id: "char-detail", "aria-labelledby": "char-detail-title" });

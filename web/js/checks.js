@@ -23,8 +23,44 @@ function isWho(who) {
   return isObject(who) && isText(who.name, 200) && optional(who.label, (l) => isText(l, 200)) && optional(who.id, (i) => isText(i, 200));
 }
 
-function isParams(params) {
-  return isObject(params) && optional(params.placement, (p) => Array.isArray(p) && p.every(Number.isInteger));
+/** A value a form field can hold: a scalar, or a short list of numbers (faces, placement). */
+export function isParamValue(value) {
+  if (isScalar(value)) return typeof value !== "string" || value.length <= 400;
+  return Array.isArray(value) && value.length <= 400 && value.every((v) => typeof v === "number" && Number.isFinite(v));
+}
+
+/** Roll params as stored: flat, every value a field value (no object can hide a throwing toString). */
+export function isParams(params) {
+  if (!isObject(params)) return false;
+  const entries = Object.entries(params);
+  return entries.length <= 60 && entries.every(([, v]) => isParamValue(v)) && optional(params.placement, (p) => Array.isArray(p) && p.every(Number.isInteger));
+}
+
+/**
+ * Whether `params` fit the engine's own description of `system` (its `systems` answer):
+ * every key a field of the system, every value of that field's type. A stored value that
+ * fails is set aside before anything is drawn from it.
+ */
+export function paramsFit(system, params) {
+  if (!isParams(params) || !system || !Array.isArray(system.fields)) return false;
+  const fields = new Map(system.fields.map((f) => [f.name, f]));
+  for (const [name, value] of Object.entries(params)) {
+    const field = fields.get(name);
+    if (!field) return false;
+    if (value === null) continue;
+    if (field.type === "faces" || field.type === "placement") {
+      if (!(Array.isArray(value) || typeof value === "string")) return false;
+    } else if (Array.isArray(value)) return false;
+  }
+  return true;
+}
+
+/** The params without their dice faces: a sheet or a link never carries faces into a roll. */
+export function withoutFaces(system, params) {
+  const out = {};
+  const faces = new Set((system?.fields || []).filter((f) => f.type === "faces").map((f) => f.name));
+  for (const [name, value] of Object.entries(params || {})) if (!faces.has(name)) out[name] = value;
+  return out;
 }
 
 /** One roll of the history, as history.js and stats.js read it. */
@@ -76,8 +112,8 @@ function checkState(value) {
         const fine =
           isObject(fields) &&
           (part === "values"
-            ? Object.values(fields).every(isScalar)
-            : optional(fields.sources, isObject) && optional(fields.sourcesValues, (v) => isObject(v) && Object.values(v).every(isScalar)));
+            ? Object.values(fields).every(isParamValue)
+            : Object.entries(fields).every(([key, v]) => (key === "sources" || key === "sourcesValues" ? isObject(v) && Object.values(v).every(isScalar) : isScalar(v))));
         if (fine) out[part][system][side] = fields;
         else ok = false;
       }
@@ -88,24 +124,56 @@ function checkState(value) {
 
 // ------------------------------------------------------------------------------ the rest
 
+/** A text of the description: a string, or {fr, en, ...} of strings. */
+const isLabel = (value) => isText(value, 2000) || (isObject(value) && Object.values(value).every((v) => isText(v, 2000)));
+const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+
+/** JSON of bounded depth whose leaves are scalars (the parts of the description read as data). */
+function isPlain(value, depth = 0) {
+  if (isScalar(value)) return true;
+  if (depth > 6) return false;
+  if (Array.isArray(value)) return value.length <= 1000 && value.every((v) => isPlain(v, depth + 1));
+  return isObject(value) && Object.values(value).every((v) => isPlain(v, depth + 1));
+}
+
 function isField(field) {
-  return isObject(field) && typeof field.name === "string" && typeof field.type === "string";
+  return (
+    isObject(field) &&
+    isText(field.name, 100) &&
+    isText(field.type, 40) &&
+    optional(field.label, isLabel) &&
+    optional(field.help, isLabel) &&
+    optional(field.group, (g) => isText(g, 40)) &&
+    optional(field.default, isParamValue) &&
+    ["min", "max", "max_length", "sides"].every((key) => optional(field[key], isNumber)) &&
+    optional(field.choices, (c) => Array.isArray(c) && c.every((choice) => isObject(choice) && isScalar(choice.value) && isLabel(choice.label)))
+  );
 }
 
 function isSystem(system) {
   return (
     isObject(system) &&
-    typeof system.id === "string" &&
+    isText(system.id, 100) &&
+    optional(system.name, isLabel) &&
+    optional(system.description, isLabel) &&
+    optional(system.oppose, isLabel) &&
+    optional(system.sheet, isPlain) &&
     Array.isArray(system.fields) &&
     system.fields.every(isField) &&
     Array.isArray(system.outcomes) &&
-    system.outcomes.every((o) => isObject(o) && typeof o.id === "string")
+    system.outcomes.every((o) => isObject(o) && isText(o.id, 100) && optional(o.label, isLabel) && optional(o.rank, isNumber))
   );
 }
 
 /** The `systems` answer cached for the next start (forms before the engine is up). */
 function checkSystems(value) {
-  const fine = isObject(value) && Array.isArray(value.systems) && value.systems.length > 0 && value.systems.every(isSystem) && optional(value.table, isObject);
+  const fine =
+    isObject(value) &&
+    Array.isArray(value.systems) &&
+    value.systems.length > 0 &&
+    value.systems.every(isSystem) &&
+    optional(value.table, (table) => isObject(table) && isPlain(table)) &&
+    optional(value.table?.sources, (src) => isObject(src) && optional(src.fields, (f) => Array.isArray(f) && f.every(isField)));
   return fine ? good(value) : bad(null);
 }
 
@@ -120,7 +188,7 @@ function checkSession(value) {
 const isInt = Number.isInteger;
 
 function isSkill(skill) {
-  return isObject(skill) && optional(skill.label, (l) => isText(l, 200)) && isObject(skill.params);
+  return isObject(skill) && optional(skill.label, (l) => isText(l, 200)) && isParams(skill.params);
 }
 
 function isFighter(p) {
@@ -197,14 +265,20 @@ export function isCharacter(c) {
     isObject(c.stats) &&
     Object.values(c.stats).every((v) => v === null || typeof v === "number") &&
     Array.isArray(c.entries) &&
-    c.entries.every((e) => isObject(e) && isText(e.id, 200) && isText(e.label, 200) && isObject(e.params) && optional(e.sources, isObject))
+    c.entries.every((e) => isObject(e) && isText(e.id, 200) && isText(e.label, 200) && isParams(e.params) && optional(e.sources, isParams))
   );
 }
 
 function checkCharacterMap(value) {
   if (!isObject(value)) return bad({});
-  const kept = Object.fromEntries(Object.entries(value).filter(([id, c]) => isCharacter(c) && c.id === id));
-  return Object.keys(kept).length === Object.keys(value).length ? good(value) : bad(kept);
+  // Object.create(null): an id such as "__proto__" is a key like any other.
+  const kept = Object.create(null);
+  let all = true;
+  for (const [id, c] of Object.entries(value)) {
+    if (isCharacter(c) && c.id === id) kept[id] = c;
+    else all = false;
+  }
+  return all ? good(kept) : bad(kept);
 }
 
 /** The check of each localStorage key, by key. */

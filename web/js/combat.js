@@ -14,6 +14,7 @@ import { h, storageGet, storageSet } from "./dom.js";
 import { SideForm } from "./forms.js";
 import { lang, pick, t } from "./i18n.js";
 import { rollParams, newId } from "./sheet.js";
+import { onOtherTab } from "./storage.js";
 import { confirmAction, flash, switchControl } from "./ui.js";
 
 const FIGHT_KEY = "pyrules:fight";
@@ -70,6 +71,17 @@ export class CombatView {
     characters.onChange(() => {
       if (this.root.isConnected && !this.root.hidden) this.render();
     });
+    // Another tab acted in the fight: take its state (one fight per device, the latest wins).
+    onOtherTab(FIGHT_KEY, () => this.fromOtherTab());
+  }
+
+  fromOtherTab() {
+    const saved = storageGet(FIGHT_KEY, null);
+    this.fight = validFight(saved) ? saved : emptyFight();
+    const undo = storageGet(UNDO_KEY, []);
+    this.undo = Array.isArray(undo) ? undo.filter(validFight) : [];
+    if (this.busy) return;
+    if (this.root.isConnected && !this.root.hidden) this.render();
   }
 
   system() {

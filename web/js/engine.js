@@ -6,14 +6,12 @@
 // soon as it arrives, while main.js still waits for its own imports. Engine.start() then
 // adopts that worker (and what it already said) instead of starting another one.
 //
-// How the worker booted is told with performance marks (and the "boot" and "snapshot"
-// events), for the tests and bench/boot.py:
-//   pyrules:boot:snapshot | pyrules:boot:fresh    restored from the snapshot kept on this
-//                                                 device, or a plain boot; detail {ms,
-//                                                 fallback (why a stored snapshot was not
-//                                                 used, or null), timings, origin}
-//   pyrules:snapshot:stored | :failed | :skipped  detail: what the worker said, after ready
-// engine.bootPath is "snapshot" or "fresh" once booted, engine.snapshot the last snapshot word.
+// How the worker booted is told with performance marks (and the "boot" event), for the tests and bench/boot.py:
+//   pyrules:boot:snapshot | pyrules:boot:fresh    restored from the snapshot made at build
+//                                                 time, or a plain boot; detail {ms,
+//                                                 fallback (why the snapshot was not used,
+//                                                 or null), timings, origin}
+// engine.bootPath is "snapshot" or "fresh" once booted.
 //
 // A call never hangs (see docs/reliability.md): call() always resolves, with the engine's
 // answer or with {ok: false, error: {code: "engine_unavailable", field: null, message}}.
@@ -33,6 +31,8 @@
 //   delay(ms)            hold every answer that long (a slow engine, for the odds "calcul…")
 //   trace(on)            record every request sent to a worker in debug.sent (JSON texts)
 //   info()               {state, restarts, pending, callMs}
+
+import { prepare } from "./guard.js";
 
 const STALL_MS = 90000; // no word from a booting worker for this long counts as a failure
 const CALL_MS = 20000; // no answer for this long while calls are pending: the worker is hung
@@ -79,11 +79,13 @@ export class Engine extends EventTarget {
    * @param {URL|string} workerURL
    * @param {object} [options]
    * @param {Function} [options.unavailable]  the (translated) message of an engine_unavailable answer
+   * @param {Function} [options.text]  (key, args) => translated message of an invalid request (guard.js)
    */
-  constructor(workerURL, { unavailable } = {}) {
+  constructor(workerURL, { unavailable, text } = {}) {
     super();
     this.workerURL = workerURL;
     this.unavailableText = unavailable || (() => "engine unavailable");
+    this.messageText = text; // (key, args) => translated text of guard.js's messages
     this.callMs = CALL_MS;
     this.stallMs = STALL_MS;
     this.watchdog = null;
@@ -94,7 +96,6 @@ export class Engine extends EventTarget {
     this.state = "idle"; // idle | booting | ready | restarting | error
     this.info = null;
     this.bootPath = null;
-    this.snapshot = null;
     this.nextId = 1;
     this.pending = new Map();
     this.stallTimer = null;
@@ -340,11 +341,6 @@ export class Engine extends EventTarget {
       const detail = { ms: data.ms, fallback: data.fallback || null, timings: data.timings, origin: data.origin };
       performance.mark(`pyrules:boot:${data.path}`, { detail });
       this.emit("boot", { path: data.path, ...detail });
-    } else if (data.type === "snapshot") {
-      const { type, ...detail } = data;
-      this.snapshot = detail;
-      performance.mark(`pyrules:snapshot:${data.state}`, { detail });
-      this.emit("snapshot", detail);
     } else if (data.type === "error") {
       this.fail(data.step, data.message);
     }
@@ -356,7 +352,14 @@ export class Engine extends EventTarget {
    * watchdog while this call is pending (a long computation).
    */
   call(request, { timeoutMs = 0 } = {}) {
-    const text = typeof request === "string" ? request : JSON.stringify(request);
+    let prepared;
+    try {
+      prepared = prepare(request, this.messageText);
+    } catch {
+      prepared = prepare(request); // a translation failed: English
+    }
+    if (prepared.answer) return Promise.resolve(prepared.answer);
+    const text = prepared.text;
     const id = this.nextId++;
     return new Promise((resolve) => {
       if (this.state === "error") {

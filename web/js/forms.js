@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { lang, pick, t } from "./i18n.js";
+import { stepName } from "./stepnames.js";
 
 const SEGMENTED_MAX_CHOICES = 3;
 const SEGMENTED_MAX_LABEL = 16;
@@ -19,13 +20,8 @@ export function shortLabel(field) {
 
 /** The raw value a fresh form shows for a field. */
 function initialValue(field) {
-  if (field.type === "bool") {
-    return Boolean(field.default);
-  }
-  if (field.default === null || field.default === undefined) {
-    return "";
-  }
-  return String(field.default);
+  if (field.type === "bool") return Boolean(field.default);
+  return field.default === null || field.default === undefined ? "" : String(field.default);
 }
 
 /** The choice value (with its JSON type: choices may be numbers) whose text form is raw. */
@@ -57,9 +53,7 @@ export class SideForm {
     this.physical = false;
     this.groups = null;
     for (const field of system.fields) {
-      if (isFormField(field) && !(field.name in values)) {
-        values[field.name] = initialValue(field);
-      }
+      if (isFormField(field) && !(field.name in values)) values[field.name] = initialValue(field);
     }
     this.element = h("div", { class: "side-form", dataset: { side, system: system.id } });
     this.render();
@@ -70,9 +64,7 @@ export class SideForm {
     const main = [];
     const advanced = [];
     for (const field of this.system.fields) {
-      if (!isFormField(field) || field.type === "faces") {
-        continue;
-      }
+      if (!isFormField(field) || field.type === "faces") continue;
       (field.group === "advanced" ? advanced : main).push(this.renderField(field));
     }
     this.physicalBox = h("div", { class: "physical-fields", hidden: !this.physical });
@@ -85,9 +77,7 @@ export class SideForm {
         h("summary", { text: t("form.advanced") }),
         h("div", { class: "fields" }, advanced),
       );
-      details.addEventListener("toggle", () => {
-        this.ui.advancedOpen = details.open;
-      });
+      details.addEventListener("toggle", () => (this.ui.advancedOpen = details.open));
       parts.push(details);
     }
     this.element.replaceChildren(...parts);
@@ -160,7 +150,8 @@ export class SideForm {
         placeholder: field.optional ? t("form.none") : null,
       });
       input.value = this.values[field.name] ?? "";
-      input.addEventListener("input", () => change(input.value));
+      const named = stepName(field, input);
+      input.addEventListener("input", () => { change(input.value); named?.update(); });
       const stepBy = (delta) => {
         const current = Number.parseInt(input.value, 10);
         let next;
@@ -172,6 +163,7 @@ export class SideForm {
         if (field.min !== undefined && field.min !== null) next = Math.max(field.min, next);
         if (field.max !== undefined && field.max !== null) next = Math.min(field.max, next);
         input.value = String(next);
+        named?.update();
         change(input.value);
       };
       const down = h("button", { type: "button", class: "step", "aria-label": t("form.decrease", { label }), "aria-controls": id, text: "−" });
@@ -179,7 +171,7 @@ export class SideForm {
       down.addEventListener("click", () => stepBy(-1));
       up.addEventListener("click", () => stepBy(1));
       entry.inputs.push(input);
-      wrapper.append(h("label", { for: id, class: "field-label", text: label }), h("div", { class: "stepper" }, down, input, up));
+      wrapper.append(h("label", { for: id, class: "field-label", text: label }), h("div", { class: "stepper" }, down, input, up), ...(named ? [named.el] : []));
     } else {
       // text (and any future type rendered as free text)
       const input = h("input", { type: "text", id, maxlength: field.max_length, autocomplete: "off", spellcheck: "false" });
@@ -387,7 +379,7 @@ export function summarize(system, params) {
   for (const field of system.fields) {
     if (!isFormField(field) || field.type === "faces" || !(field.name in params)) continue;
     const value = params[field.name];
-    if (value === null || value === "" || value === undefined) continue;
+    if (value === null || value === "" || value === undefined || (Array.isArray(value) && !value.length)) continue;
     const neutral = field.default === 0 || field.default === false || field.default === "" || field.default === null;
     if ((field.group === "advanced" || neutral) && value === field.default) continue;
     if (field.type === "bool") {

@@ -1,14 +1,27 @@
-// History of rolls, kept in localStorage so it survives a reload. Each entry keeps the
-// time, system, effective params, outcome, margin and seed, so any roll can be replayed.
+// History of rolls, kept in localStorage so it survives a reload (history-store.js: every
+// roll kept, tabs merged). Each entry keeps the time, system, effective params, outcome,
+// margin and seed, so any roll can be replayed. The list shows the newest PAGE rolls and
+// a button for the next ones; the exports hold them all.
+//
+// An entry whose params do not fit the engine's description of its system, or that throws
+// while drawn, is set aside with a notice (storage.js setAside) and never stops the page.
 
-import { h, storageGet, storageSet } from "./dom.js";
-import { formatSigned, formatTime, lang, pick, t } from "./i18n.js";
+import { paramsFit } from "./checks.js";
+import { csvCell } from "./csv.js";
+import { h } from "./dom.js";
+import { addStrings, formatSigned, formatTime, lang, pick, t } from "./i18n.js";
 import { summarize } from "./forms.js";
+import { HISTORY_KEY, HistoryStore } from "./history-store.js";
 import { tierBadge } from "./result.js";
+import { setAside } from "./storage.js";
 import { download, stamp } from "./ui.js";
 
-const STORAGE_KEY = "pyrules:history";
-const MAX_ENTRIES = 500;
+const PAGE = 200; // rolls drawn at a time (all are kept)
+
+addStrings({
+  fr: { "history.more": "Afficher {n} jets plus anciens" },
+  en: { "history.more": "Show {n} older rolls" },
+});
 
 /**
  * Build a history entry from an API request and its answer. `extra` may name who rolled:
@@ -62,13 +75,21 @@ export class History {
     this.onReplay = onReplay;
     this.onShare = onShare;
     this.listeners = new Set();
-    this.entries = storageGet(STORAGE_KEY, []);
-    if (!Array.isArray(this.entries)) this.entries = [];
+    this.shown = PAGE;
+    this.store = new HistoryStore();
+    // Another tab rolled, placed or cleared: draw what is stored now.
+    this.store.onChange(() => {
+      this.render();
+      this.notify();
+    });
   }
 
-  save() {
-    if (this.entries.length > MAX_ENTRIES) this.entries.length = MAX_ENTRIES;
-    storageSet(STORAGE_KEY, this.entries);
+  /** Every roll kept, newest first. */
+  get entries() {
+    return this.store.entries;
+  }
+
+  notify() {
     for (const listener of this.listeners) listener(this.entries);
   }
 
@@ -86,30 +107,49 @@ export class History {
   }
 
   add(entry) {
-    if (this.find(entry.id)) return; // one entry per answer, never twice
-    this.entries.unshift(entry);
-    this.save();
+    if (!this.store.add(entry)) return; // one entry per answer, never twice
+    if (this.entries.length > this.shown) this.shown += 1; // the same older rolls stay drawn
+    this.notify();
     const empty = this.list.querySelector(".history-empty");
     if (empty) empty.remove();
-    this.list.prepend(this.renderEntry(entry));
-    if (this.list.children.length > MAX_ENTRIES) this.list.lastElementChild.remove();
+    const item = this.draw(entry);
+    if (item) this.list.prepend(item);
     this.updateCount();
   }
 
   /** Replace an entry (the Flame dice placement changed the outcome of the last roll). */
   update(entry) {
-    const index = this.entries.findIndex((e) => e.id === entry.id);
-    if (index < 0) return;
-    this.entries[index] = entry;
-    this.save();
+    if (!this.find(entry.id)) return;
+    this.store.update(entry);
+    this.notify();
     const old = this.list.querySelector(`[data-id="${CSS.escape(entry.id)}"]`);
-    if (old) old.replaceWith(this.renderEntry(entry));
+    const item = old && this.draw(entry);
+    if (item) old.replaceWith(item);
+    else old?.remove();
   }
 
   clear() {
-    this.entries = [];
-    this.save();
+    this.store.clear();
+    this.notify();
     this.render();
+  }
+
+  /**
+   * The list item of one entry, or null when the entry does not fit its system's fields
+   * or throws while drawn: then it is set aside (copied, reported) and removed.
+   */
+  draw(entry) {
+    try {
+      const system = this.system(entry.system);
+      const fits = !system || (entry.mode === "oppose" ? paramsFit(system, entry.actor) && paramsFit(system, entry.opponent) : paramsFit(system, entry.params));
+      if (!fits) throw new Error("params do not fit the system");
+      return this.renderEntry(entry);
+    } catch (error) {
+      console.warn("[pyrules] history entry set aside:", error);
+      setAside(HISTORY_KEY, entry, "draw");
+      this.store.remove(entry.id);
+      return null;
+    }
   }
 
   updateCount() {
@@ -117,12 +157,28 @@ export class History {
   }
 
   render() {
+    const items = [];
+    for (const entry of this.entries.slice(0, this.shown)) {
+      const item = this.draw(entry);
+      if (item) items.push(item);
+    }
     if (!this.entries.length) {
       this.list.replaceChildren(h("li", { class: "history-empty", text: t("history.empty") }));
     } else {
-      this.list.replaceChildren(...this.entries.map((entry) => this.renderEntry(entry)));
+      const rest = this.entries.length - this.shown;
+      if (rest > 0) items.push(this.moreButton(rest));
+      this.list.replaceChildren(...items);
     }
     this.updateCount();
+  }
+
+  moreButton(rest) {
+    const button = h("button", { type: "button", class: ["button", "button--small"], id: "history-more", text: t("history.more", { n: Math.min(rest, PAGE) }) });
+    button.addEventListener("click", () => {
+      this.shown += PAGE;
+      this.render();
+    });
+    return h("li", { class: "history-more" }, button);
   }
 
   summary(entry, { withName = true } = {}) {
@@ -216,9 +272,3 @@ export class History {
     download(new Blob(["\uFEFF" + text], { type: "text/csv;charset=utf-8" }), `pyrules-${stamp()}.csv`);
   }
 }
-
-function csvCell(value) {
-  const text = String(value ?? "");
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-

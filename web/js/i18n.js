@@ -362,7 +362,7 @@ const STRINGS = {
     "import.entriesMany": "« {name} » : plus de {max} compétences.",
     "import.entry": "« {name} » : une compétence n’est pas un objet.",
     "import.entryLabel": "« {name} » : une compétence n’a pas de nom (ou en a un de plus de {max} caractères).",
-    "import.entryParams": "« {name} », « {label} » : params doit être un objet.",
+    "import.entryParams": "« {name} », « {label} » : params doit être un objet des paramètres du système.",
     "import.entrySources": "« {name} », « {label} » : sources invalides.",
     "import.entryInvalid": "« {name} », « {label} » : {message}",
     "import.done": "{n} personnage(s) importé(s).",
@@ -722,7 +722,7 @@ const STRINGS = {
     "import.entriesMany": "“{name}”: more than {max} skills.",
     "import.entry": "“{name}”: a skill is not an object.",
     "import.entryLabel": "“{name}”: a skill has no name (or one longer than {max} characters).",
-    "import.entryParams": "“{name}”, “{label}”: params must be an object.",
+    "import.entryParams": "“{name}”, “{label}”: params must be an object of the system’s parameters.",
     "import.entrySources": "“{name}”, “{label}”: invalid sources.",
     "import.entryInvalid": "“{name}”, “{label}”: {message}",
     "import.done": "{n} character(s) imported.",
@@ -762,9 +762,17 @@ export function t(key, vars = {}) {
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
+const added = []; // every table given to addStrings, for the key parity test (tests/js)
+
 /** Add a module's own strings ({fr: {...}, en: {...}}) to the tables t() reads. */
 export function addStrings(tables) {
+  added.push(tables);
   for (const code of LANGS) Object.assign(STRINGS[code], tables[code] || {});
+}
+
+/** The shared catalogue and each module's own tables, as given ({fr, en} each). */
+export function catalogues() {
+  return [{ fr: STRINGS.fr, en: STRINGS.en, module: "i18n.js" }, ...added];
 }
 
 /** An interface string in every language, as {fr, en} (for field descriptors). */

@@ -17,11 +17,13 @@
 // Table play (saved characters, combat tracker, statistics, replay links) lives in
 // characters.js, opposition.js, combat.js, stats.js and replay.js; this file wires them.
 
+// engine.js first: its evaluation starts the worker before any other module reads storage.
+import { Engine } from "./engine.js";
 import { CharactersView } from "./characters.js";
 import { CombatView } from "./combat.js";
 import { diceSettings } from "./dice-settings.js";
 import { debounce, h, nextTask, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
-import { Engine } from "./engine.js";
+import { GmTools } from "./gm.js";
 import { randomSeed } from "./fairness.js";
 import { SideForm } from "./forms.js";
 import { entryFrom, History, whoText } from "./history.js";
@@ -29,7 +31,8 @@ import { addStrings, applyStatic, lang, onLangChange, pick, setLang, t } from ".
 import { Notices } from "./notices.js";
 import { oddsChart, versusChart } from "./odds.js";
 import { OppositionPanel } from "./opposition.js";
-import { decodeFragment, PREFIX, shareEntry } from "./replay.js";
+import { decodeFragment, payloadFits, PREFIX, shareEntry } from "./replay.js";
+import { safeStartNotice } from "./safety.js";
 import { appliedText, SourcesPanel } from "./sources.js";
 import { placementModel, renderOppose, renderRoll } from "./result.js";
 import { updateRollBar } from "./rollbar.js";
@@ -65,25 +68,11 @@ addStrings({
 
 // ---------------------------------------------------------------------------- state
 
-const saved = storageGet(STATE_KEY, {});
-const state = {
-  system: typeof saved.system === "string" ? saved.system : null,
-  mode: saved.mode === "oppose" ? "oppose" : "single",
-  physical: Boolean(saved.physical),
-  values: saved.values && typeof saved.values === "object" ? saved.values : {},
-  ui: saved.ui && typeof saved.ui === "object" ? saved.ui : {},
-};
-const cached = storageGet(SYSTEMS_KEY, null);
-let systems = cached && Array.isArray(cached.systems) ? cached.systems : null;
-let tableInfo = cached && cached.table && typeof cached.table === "object" ? cached.table : null;
-// A first visit has no description kept from an earlier one: the build ships the engine's
-// own answer to {"op": "systems"} (systems.json), so that the forms can be filled in while
-// the engine starts. The engine's answer replaces it once ready.
-const bundledSystems = systems
-  ? null
-  : fetch(new URL("../systems.json", import.meta.url))
-      .then((response) => (response.ok ? response.json() : null))
-      .catch(() => null);
+// Filled from storage once the engine has been started (below).
+const state = { system: null, mode: "single", physical: false, values: {}, ui: {} };
+let systems = null;
+let tableInfo = null;
+let bundledSystems = null;
 let engineReady = false;
 let forms = { actor: null, opponent: null };
 let current = null; // the roll on the result card: {request, result, entry, base}
@@ -115,7 +104,8 @@ function sideUI(side) {
 
 // ---------------------------------------------------------------------------- engine
 
-const engine = new Engine(new URL("./worker.js", import.meta.url), { unavailable: () => t("engine.unavailable") });
+const engine = new Engine(new URL("./worker.js", import.meta.url), { unavailable: () => t("engine.unavailable"), text: (key, args) => t(key, args) });
+const gmTools = new GmTools({ call: (request) => engine.call(request) });
 let resolveAppReady;
 const appReady = new Promise((resolve) => {
   resolveAppReady = resolve;
@@ -170,7 +160,7 @@ engine.addEventListener("ready", async (event) => {
   systems = fresh;
   tableInfo = answer.result.table ?? null;
   storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh, table: tableInfo });
-  if (changed) buildAll();
+  if (changed || safeStarted) guarded(buildAll);
   engineReady = true;
   booted = true;
   showProgress({ step: "ready" });
@@ -182,6 +172,30 @@ engine.addEventListener("ready", async (event) => {
   openReplayLink();
   setTimeout(preload3d, 0); // the 3D dice load after the engine: the boot does not pay for them
 });
+
+// The engine is started before anything reads storage: a stored value, however damaged,
+// cannot keep it from starting (issue 14).
+engine.start();
+
+const saved = storageGet(STATE_KEY, {});
+Object.assign(state, {
+  system: typeof saved.system === "string" ? saved.system : null,
+  mode: saved.mode === "oppose" ? "oppose" : "single",
+  physical: Boolean(saved.physical),
+  values: saved.values && typeof saved.values === "object" ? saved.values : {},
+  ui: saved.ui && typeof saved.ui === "object" ? saved.ui : {},
+});
+const cached = storageGet(SYSTEMS_KEY, null);
+systems = cached && Array.isArray(cached.systems) ? cached.systems : null;
+tableInfo = cached && cached.table && typeof cached.table === "object" ? cached.table : null;
+// A first visit has no description kept from an earlier one: the build ships the engine's
+// own answer to {"op": "systems"} (systems.json), so that the forms can be filled in while
+// the engine starts. The engine's answer replaces it once ready.
+bundledSystems = systems
+  ? null
+  : fetch(new URL("../systems.json", import.meta.url))
+      .then((response) => (response.ok ? response.json() : null))
+      .catch(() => null);
 
 // ---------------------------------------------------------------------------- boot panel
 
@@ -356,6 +370,7 @@ const refresh = debounce(async () => {
   if (!engineReady || !system) return;
   const sides = state.mode === "oppose" ? SIDES : ["actor"];
   const collected = Object.fromEntries(sides.map((side) => [side, forms[side].collect({ withFaces: false })]));
+  gmTools.update(system, collected.actor);
   const jobs = sides.map(async (side) => {
     const { params, errors } = collected[side];
     if (errors.length) return { side, skipped: true };
@@ -738,16 +753,45 @@ function dropReplayHash() {
   if (location.hash.startsWith(PREFIX)) window.history.replaceState(null, "", location.pathname + location.search);
 }
 
-/** Show the roll carried by a #replay= link, marked as a replay, not recorded. */
+/**
+ * Show the roll carried by a #replay= link, marked as a replay, not recorded. A link that
+ * does not fit the engine's description, or fails anywhere (engine or drawing the form),
+ * gives the "invalid link" message and changes nothing.
+ */
 function openReplayLink() {
   if (!location.hash.startsWith(PREFIX) || !engineReady) return;
   const payload = decodeFragment(location.hash);
   views.show("roll");
-  if (!payload || !systems.some((s) => s.id === payload.system)) {
+  const invalid = () => {
     clearResult();
     showFormError(t("replay.invalid"));
+  };
+  if (!payload || !payloadFits(systems.find((s) => s.id === payload.system), payload)) {
+    invalid();
     return;
   }
+  const before = JSON.stringify(state);
+  const restore = () => {
+    Object.assign(state, JSON.parse(before));
+    guarded(() => {
+      buildSystemPicker();
+      buildForms();
+      applyMode();
+    });
+    saveState();
+  };
+  try {
+    openPayload(payload).then((shown) => {
+      if (!shown) restore();
+    });
+  } catch (error) {
+    console.warn("[pyrules] replay link failed:", error);
+    restore();
+    invalid();
+  }
+}
+
+function openPayload(payload) {
   finishAnimation();
   hideFormError();
   state.system = payload.system;
@@ -771,9 +815,11 @@ function openReplayLink() {
   }
   if (payload.seed !== null) request.seed = payload.seed;
   applyMode();
-  saveState();
   refresh();
-  send(request, { animate: true, replay: payload, extra });
+  return send(request, { animate: true, replay: payload, extra }).then((shown) => {
+    if (shown) saveState();
+    return shown;
+  });
 }
 
 function replayBanner() {
@@ -873,6 +919,7 @@ function wire() {
     refresh();
   });
   $("odds-cancel").addEventListener("click", cancelOdds);
+  $("odds").after(gmTools.element);
   $("retry").addEventListener("click", () => {
     bootProgress = 0;
     engine.retry();
@@ -916,7 +963,58 @@ function updateLangButtons() {
 // The page starts in three tasks, none over 50 ms on a slow machine: the static text, the
 // events and the screen; then the forms; then the rest. (The engine worker was started
 // earlier still, by engine.js.)
+let safeStarted = false;
+
+/** Run one drawing step; a failure falls back to the safe start (never stops the page). */
+function guarded(step) {
+  try {
+    step();
+  } catch (error) {
+    safeStart(error);
+  }
+}
+
+/**
+ * Last resort: something stored passed the checks but threw while drawn. The roll screen
+ * starts with the default form and no history drawn, and a notice says so; what was stored
+ * is kept (copied aside) for the download.
+ */
+function safeStart(error) {
+  console.error("[pyrules] safe start:", error);
+  safeStarted = true;
+  safeStartNotice(state, error);
+  Object.assign(state, { mode: "single", physical: false, values: {}, ui: {} });
+  current = null;
+  document.body.dataset.safeStart = "true";
+  try {
+    views.show("roll");
+    clearResult();
+    if (systems) {
+      buildSystemPicker();
+      buildForms();
+    }
+    applyMode();
+  } catch (again) {
+    console.error("[pyrules] safe start could not draw the form (the engine's answer will):", again);
+    systems = null; // redrawn from the engine's own description when it is ready
+  }
+}
+
+// The engine was started first (before anything reads storage); each step of the page
+// runs guarded: a stored value that throws while drawn leads to the safe start.
 async function init() {
+  try {
+    await startPage();
+  } catch (error) {
+    safeStart(error);
+  }
+  if (bundledSystems) {
+    const description = await bundledSystems;
+    guarded(() => adoptBundled(description));
+  }
+}
+
+async function startPage() {
   applyStatic(document);
   updateLangButtons();
   wire();
@@ -930,8 +1028,6 @@ async function init() {
   applyMode();
   await nextTask();
   characters.load();
-  engine.start();
-  if (bundledSystems) adoptBundled(await bundledSystems);
 }
 
 /** Build the forms from the build's systems.json, unless the engine answered first. */

@@ -85,6 +85,7 @@ addStrings({
 
 function what(key, reason) {
   if (reason === "missing-store") return t("what.missing-store");
+  if (reason === "start") return t("what.start");
   const text = t(`what.${key}`);
   return text === `what.${key}` ? t("what.other") : text;
 }

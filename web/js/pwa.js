@@ -35,6 +35,11 @@ const TEXT = {
     updated: "Nouvelle version installée",
     reload: "Recharger",
     keep: "L'historique et les réglages sont conservés.",
+    quota: "Hors ligne impossible : {needed} nécessaires, {quota} permis",
+    quotaTitle:
+      "Cet appareil ne laisse pas assez de place pour enregistrer l'application ({needed} nécessaires, {quota} permis). Elle marche en ligne ; libérez de la place pour l'avoir hors ligne.",
+    unknownSize: "pas assez",
+    mb: "{n} Mo",
   },
   en: {
     preparing: "Preparing offline…",
@@ -52,6 +57,11 @@ const TEXT = {
     updated: "New version installed",
     reload: "Reload",
     keep: "History and settings are kept.",
+    quota: "Offline not possible: {needed} needed, {quota} allowed",
+    quotaTitle:
+      "This device does not give the app enough room to save itself ({needed} needed, {quota} allowed). It works online; free some space to have it offline.",
+    unknownSize: "not enough",
+    mb: "{n} MB",
   },
 };
 
@@ -64,15 +74,23 @@ const state = {
   reachable: true, // false after a failed network check, until one succeeds
   build: null,
   update: null,
+  problem: null, // {kind: "quota", needed, quota} when the device cannot hold the offline copy
 };
 let hadController = Boolean(sw && sw.controller);
 let registration = null;
 let updating = false;
 let reloading = false;
 
-function text(key) {
+function text(key, values = {}) {
   const lang = (document.documentElement.lang || "fr").toLowerCase().startsWith("en") ? "en" : "fr";
-  return TEXT[lang][key];
+  return TEXT[lang][key].replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+}
+
+/** A size for people: "38 Mo" (rounded up), or "pas assez" when the browser did not say. */
+function size(bytes) {
+  const n = Number(bytes);
+  if (!Number.isFinite(n) || n <= 0) return text("unknownSize");
+  return text("mb", { n: Math.max(1, Math.ceil(n / 1e6)) });
 }
 
 function el(tag, className, attrs = {}) {
@@ -107,17 +125,20 @@ function mount() {
 function render() {
   const online = state.online && state.reachable;
   let key = null;
+  const quota = !state.ready && state.problem && state.problem.kind === "quota";
   if (!online) key = state.ready ? "offlineReady" : "offline";
   else if (state.ready) key = "ready";
+  else if (quota) key = "quota";
   else if (state.supported) key = "preparing";
   badge.hidden = key === null;
-  badge.dataset.state = !online ? "offline" : state.ready ? "ready" : "preparing";
+  badge.dataset.state = !online ? "offline" : state.ready ? "ready" : quota ? "quota" : "preparing";
   badge.dataset.ready = String(state.ready);
   badge.dataset.online = String(online);
   if (state.build) badge.dataset.build = state.build;
   if (key) {
-    badgeText.textContent = text(key);
-    badge.title = text(`${key}Title`);
+    const sizes = quota ? { needed: size(state.problem.needed), quota: size(state.problem.quota) } : {};
+    badgeText.textContent = text(key, sizes);
+    badge.title = text(`${key}Title`, sizes);
   }
   renderBanner();
 }
@@ -176,6 +197,7 @@ async function check() {
   }
   state.online = navigator.onLine;
   render();
+  if (state.reachable) checkStatus(); // the worker refills what is missing
 }
 
 // ---------------------------------------------------------------------------- service worker
@@ -197,12 +219,19 @@ async function checkStatus() {
   const worker = registration && registration.active;
   if (!worker) return;
   try {
-    const answer = await ask(worker, { type: "status" });
-    state.ready = Boolean(answer && answer.complete);
-    state.build = (answer && answer.build) || null;
+    showStatus(await ask(worker, { type: "status" }));
   } catch (error) {
     console.warn("[pwa]", error);
+    render();
   }
+}
+
+/** A status from the service worker: asked for, or sent when it refilled its cache. */
+function showStatus(answer) {
+  if (!answer || answer.type !== "status") return;
+  state.ready = Boolean(answer.complete);
+  state.build = answer.build || null;
+  state.problem = answer.complete ? null : answer.problem || null;
   render();
   if (state.ready) keepStorage();
 }
@@ -272,11 +301,15 @@ async function start() {
   render();
   if (!sw) return;
   sw.addEventListener("controllerchange", onControllerChange);
+  sw.addEventListener("message", (event) => showStatus(event.data));
+  if (sw.startMessages) sw.startMessages();
   // First visit: let the page download the runtime first; the worker then revalidates the
   // files (304) instead of downloading the same 13 MB a second time in parallel.
   if (!hadController) await engineSettled();
   try {
     registration = await sw.register("sw.js", { scope: "./", updateViaCache: "none" });
+    // (Playwright's service_workers="block" resolves with nothing.)
+    if (!registration) throw new Error("no registration");
   } catch (error) {
     console.warn("[pwa] service worker registration failed:", error);
     state.supported = false;

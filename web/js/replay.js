@@ -4,6 +4,7 @@
 // Opening such a link shows the same dice and verdict, marked "Rejeu", without adding a
 // history entry unless the user asks. The fragment never reaches a server.
 
+import { isParams, paramsFit } from "./checks.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -63,11 +64,25 @@ export function decodeFragment(hash) {
   if (data.seed !== null && data.seed !== undefined && !(Number.isSafeInteger(data.seed) && data.seed >= 0)) return null;
   const seed = data.seed ?? null;
   if (data.mode === "oppose") {
-    if (!isObject(data.actor) || !isObject(data.opponent)) return null;
+    if (!isParams(data.actor) || !isParams(data.opponent)) return null;
     return { system: data.system, mode: "oppose", actor: data.actor, opponent: data.opponent, seed, actorWho: cleanWho(data.actorWho), opponentWho: cleanWho(data.opponentWho) };
   }
-  if (data.mode !== "roll" || !isObject(data.params)) return null;
+  if (data.mode !== "roll" || !isParams(data.params)) return null;
   return { system: data.system, mode: "roll", params: data.params, seed, who: cleanWho(data.who) };
+}
+
+/**
+ * Whether a decoded payload fits `system` (the engine's description): every param a field
+ * of it, of that field's type; and a seeded link carries no dice faces (faces come only
+ * from the RNG, or from physical dice: then the link has no seed).
+ */
+export function payloadFits(system, payload) {
+  if (!system || !payload) return false;
+  const sides = payload.mode === "oppose" ? [payload.actor, payload.opponent] : [payload.params];
+  if (!sides.every((params) => paramsFit(system, params))) return false;
+  if (payload.seed === null) return true;
+  const faces = system.fields.filter((f) => f.type === "faces").map((f) => f.name);
+  return sides.every((params) => faces.every((name) => params[name] === null || params[name] === undefined));
 }
 
 let dialog = null;

@@ -101,9 +101,14 @@ function meta(result) {
   return h("p", { class: "result-meta", text: parts.join(" · ") });
 }
 
-/** Placement helpers for a pool-like result: which dice take + / − and how many are left. */
+/**
+ * Placement controls of a pool-like result. The engine's answer says, for each Flame die,
+ * which one-point moves it accepts (`placement_moves`) and what is left
+ * (`placement_left`): the page offers exactly those and decides none itself.
+ */
 export function placementModel(system, result, onChange, onReset) {
   if (!system.fields.some((f) => f.type === "placement") || !Array.isArray(result.placement)) return null;
+  if (!Array.isArray(result.placement_moves)) return null;
   if (!result.augmentations && !result.diminutions) return null; // nothing to place
   const indexes = new Map();
   result.dice.forEach((die, i) => {
@@ -111,21 +116,15 @@ export function placementModel(system, result, onChange, onReset) {
   });
   if (indexes.size === 0) return null;
   const values = result.placement.slice();
-  const usedAug = values.reduce((sum, v) => sum + Math.max(v, 0), 0);
-  const usedDim = values.reduce((sum, v) => sum + Math.max(-v, 0), 0);
-  const aug = result.augmentations ?? usedAug;
-  const dim = result.diminutions ?? usedDim;
-  const leftAug = aug - usedAug;
-  const leftDim = dim - usedDim;
-  const finals = [...indexes.keys()].map((i) => result.dice[i]);
-  const sides = finals.map((d) => d.sides);
+  const moves = result.placement_moves;
+  const left = result.placement_left || {};
   return {
     indexes,
     values,
-    leftAug,
-    leftDim,
-    canPlus: (n) => (values[n] < 0 ? true : leftAug > 0) && finals[n].final < sides[n],
-    canMinus: (n) => (values[n] > 0 ? true : leftDim > 0) && finals[n].final > 1,
+    leftAug: left.augmentations ?? 0,
+    leftDim: left.diminutions ?? 0,
+    canPlus: (n) => Boolean(moves[n]?.plus),
+    canMinus: (n) => Boolean(moves[n]?.minus),
     onStep: (n, delta) => {
       const next = values.slice();
       next[n] += delta;

@@ -10,6 +10,7 @@
 // engine's `systems` answer (the system's fields and the `table` ops' fields) so they
 // are the same as everywhere else; only the accessories bonus is ours.
 
+import { paramsFit } from "./checks.js";
 import { both } from "./i18n.js";
 
 export const NAME_MAX = 60;
@@ -68,8 +69,12 @@ export const SHEETS = {
     stats: [
       ["ardeur", "participant", "ardeur"],
       ["accessories", "local", "accessories"],
+      ["weapons", "system", "weapons"],
+      ["protections", "system", "protections"],
     ],
     add: { bonus: "accessories" },
+    // Several weapons and protections may be listed; the engine counts only the best of each.
+    set: { weapons: "weapons", protections: "protections" },
     situation: [
       ["threshold", "replace"],
       ["edge", "set"],
@@ -117,6 +122,11 @@ export function statFields(system, table) {
     .filter(Boolean);
 }
 
+/** The fields a stored entry may hold (everything but faces and placement). */
+function entryFieldsAll(system) {
+  return system.fields.filter((f) => f.type !== "faces" && f.type !== "placement");
+}
+
 /** Params the sheet fills in (so the entry form does not ask for them). */
 function controlled(systemId) {
   const sheet = sheetOf(systemId);
@@ -160,20 +170,27 @@ export function situationFields(system) {
   return out;
 }
 
+/** A stat's value before anything is typed: "" for a list (nothing listed), else the default. */
+function emptyStat(field) {
+  return field.type === "list" ? "" : field.default ?? 0;
+}
+
 export function defaultStats(system, table) {
   const stats = {};
-  for (const field of statFields(system, table)) stats[field.name] = field.default ?? 0;
+  for (const field of statFields(system, table)) stats[field.name] = emptyStat(field);
   return stats;
 }
 
 /** The params of a roll of `entry` by `character`, with an optional situation. */
 export function rollParams(system, character, entry, situation = null) {
   const sheet = sheetOf(system.id);
-  const params = { ...(entry.params || {}) };
+  // A stored sheet never brings dice faces (or a placement) into a roll.
+  const params = {};
+  for (const field of entryFieldsAll(system)) if (entry.params && entry.params[field.name] !== undefined) params[field.name] = entry.params[field.name];
   const stats = character.stats || {};
   const fieldDefault = (name) => system.fields.find((f) => f.name === name)?.default;
   for (const [param, stat] of Object.entries(sheet.set || {})) {
-    if (stats[stat] !== undefined && stats[stat] !== null) params[param] = stats[stat];
+    if (stats[stat] !== undefined && stats[stat] !== null && stats[stat] !== "") params[param] = stats[stat];
   }
   for (const [param, stat] of Object.entries(sheet.add || {})) {
     if (stats[stat]) params[param] = (params[param] ?? fieldDefault(param) ?? 0) + stats[stat];
@@ -218,8 +235,15 @@ function isPlainObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** Problem with a list stat (its shape only: the engine judges the numbers), or null. */
+function listProblem(value) {
+  if (typeof value === "string") return value.length <= NOTE_MAX ? null : "range";
+  return Array.isArray(value) && value.length <= NOTE_MAX && value.every(Number.isInteger) ? null : "integer";
+}
+
 /** Problem with an int stat value, or null. */
 function intProblem(field, value) {
+  if (field.type === "list") return listProblem(value);
   if (typeof value !== "number" || !Number.isInteger(value)) return "integer";
   if (field.min !== undefined && field.min !== null && value < field.min) return "range";
   if (field.max !== undefined && field.max !== null && value > field.max) return "range";
@@ -253,7 +277,7 @@ export function cleanCharacter(raw, systems, table) {
     if (intProblem(field, value)) return fail("import.statValue", { ...vars, stat: key, min: field.min, max: field.max });
     stats[key] = value;
   }
-  for (const field of fields) if (!(field.name in stats)) stats[field.name] = field.default ?? 0;
+  for (const field of fields) if (!(field.name in stats)) stats[field.name] = emptyStat(field);
   if (raw.entries !== undefined && !Array.isArray(raw.entries)) return fail("import.entries", vars);
   const list = raw.entries || [];
   if (list.length > ENTRIES_MAX) return fail("import.entriesMany", { ...vars, max: ENTRIES_MAX });
@@ -263,7 +287,11 @@ export function cleanCharacter(raw, systems, table) {
     if (!isPlainObject(item)) return fail("import.entry", vars);
     const label = typeof item.label === "string" ? item.label.trim() : "";
     if (!label || label.length > LABEL_MAX) return fail("import.entryLabel", { ...vars, max: LABEL_MAX });
-    if (item.params !== undefined && !isPlainObject(item.params)) return fail("import.entryParams", { ...vars, label });
+    if (item.params !== undefined && !(isPlainObject(item.params) && paramsFit(system, item.params))) return fail("import.entryParams", { ...vars, label });
+    // No dice faces on a sheet: faces come only from the RNG, or from physical dice typed
+    // for one roll (issue 14: an imported skill with `dice` loaded every quick roll).
+    const loaded = system.fields.find((f) => (f.type === "faces" || f.type === "placement") && item.params?.[f.name] !== undefined && item.params[f.name] !== null);
+    if (loaded) return fail("import.entryFaces", { ...vars, label, field: loaded.name });
     const entry = { id: typeof item.id === "string" && item.id ? item.id.slice(0, 100) : newId("e"), label, params: { ...(item.params || {}) } };
     if (item.sources !== undefined) {
       if (!isPlainObject(item.sources)) return fail("import.entrySources", { ...vars, label });

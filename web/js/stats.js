@@ -53,7 +53,7 @@ export function makeLuckRecorder(ctx) {
    */
   return async function recordLuck(entry, result = null) {
     const system = systemOf(entry.system);
-    if (!system) return;
+    if (!system || !Number.isSafeInteger(entry.seed) || entry.physical) return; // luck of seeded rolls only
     try {
       let patch;
       if (entry.mode === "oppose") {
@@ -87,19 +87,24 @@ export function newSession() {
   storageSet(SESSION_KEY, { start: new Date().toISOString() });
 }
 
-/** Rolls of the session, per side: [{key, name, system, outcome, luck, extreme}]. */
+/**
+ * Rolls of the session, per side: [{key, name, system, outcome, luck, extreme}]. Luck is
+ * judged on seeded rolls only: faces typed from physical dice (or any roll without a seed)
+ * count as rolls, never as luck (issue 14: a loaded die must not read "chance 100 %").
+ */
 export function sessionRolls(entries, start) {
   const rolls = [];
   for (const entry of entries) {
     if (start && entry.time < start) continue;
+    const fair = Number.isSafeInteger(entry.seed) && !entry.physical;
     if (entry.mode === "oppose") {
       for (const side of ["actor", "opponent"]) {
         const who = entry[`${side}Who`];
-        rolls.push({ key: who ? who.id || `npc:${who.name}` : NOBODY, name: who?.name || null, system: entry.system, outcome: entry[`${side}Outcome`], luck: entry[`${side}Luck`], extreme: null });
+        rolls.push({ key: who ? who.id || `npc:${who.name}` : NOBODY, name: who?.name || null, system: entry.system, outcome: entry[`${side}Outcome`], luck: fair ? entry[`${side}Luck`] : null, extreme: null });
       }
     } else {
       const who = entry.who;
-      rolls.push({ key: who ? who.id || `npc:${who.name}` : NOBODY, name: who?.name || null, system: entry.system, outcome: entry.outcome, luck: entry.luck, extreme: entry.extreme ?? null });
+      rolls.push({ key: who ? who.id || `npc:${who.name}` : NOBODY, name: who?.name || null, system: entry.system, outcome: entry.outcome, luck: fair ? entry.luck : null, extreme: entry.extreme ?? null });
     }
   }
   return rolls;

@@ -141,13 +141,16 @@ export function readJSON(key, { fallback = null, check = null } = {}) {
   return kept;
 }
 
-/** Store `value` as JSON under `key`; false (and a report) when it could not be written. */
-export function writeJSON(key, value) {
+/**
+ * Store `value` as JSON under `key` (`text`: its JSON, when the caller has it already);
+ * false (and a report) when it could not be written.
+ */
+export function writeJSON(key, value, text = undefined) {
   if (held.has(key)) return false; // its unreadable old value waits to be downloaded
   const storage = local();
   try {
     if (!storage) throw Object.assign(new Error("localStorage unavailable"), { name: "SecurityError" });
-    storage.setItem(key, JSON.stringify(value));
+    storage.setItem(key, text ?? JSON.stringify(value));
   } catch (error) {
     reportWriteFailure(key, error);
     return false;
@@ -181,6 +184,41 @@ export function reportQuarantine({ key, reason, raw, savedAs, store }) {
   const item = { key, reason, time: stamp(), raw, savedAs, store };
   items.push(item);
   emit({ type: "corrupt", key, reason, savedAs, held: false, item });
+}
+
+/**
+ * Set one stored item aside that could not be used (it threw while drawn, or does not fit
+ * the engine's description): its JSON text is copied under a quarantine key of `key` when
+ * possible, kept in memory for the download otherwise, and reported (notices.js).
+ */
+export function setAside(key, value, reason) {
+  let raw;
+  try {
+    raw = JSON.stringify(value) ?? String(value);
+  } catch {
+    raw = "[unserialisable]";
+  }
+  let savedAs = null;
+  const storage = local();
+  try {
+    if (storage) savedAs = copyAside(storage, key, raw);
+  } catch {
+    savedAs = null;
+  }
+  const item = { key, reason, time: stamp(), raw, savedAs, store: "localStorage" };
+  items.push(item);
+  emit({ type: "corrupt", key, reason, savedAs, held: false, item });
+}
+
+/** Listen to changes another tab makes to `key` (the storage event): listener(parsed value). */
+export function onOtherTab(key, listener) {
+  if (typeof window === "undefined") return () => {};
+  const handler = (event) => {
+    if (event.key !== key && event.key !== null) return; // null: the other tab cleared everything
+    listener();
+  };
+  window.addEventListener("storage", handler);
+  return () => window.removeEventListener("storage", handler);
 }
 
 /** The player downloaded or dismissed what was held in memory: writes to those keys resume. */

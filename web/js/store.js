@@ -25,6 +25,29 @@ const REPORT_KEY = "characters";
 
 let opening = null;
 
+// Tabs of the app hear each other's character changes (IndexedDB has no change event).
+let channel = null;
+
+function tabs() {
+  if (!channel && typeof BroadcastChannel !== "undefined") channel = new BroadcastChannel("pyrules");
+  return channel;
+}
+
+function notifyTabs() {
+  try {
+    tabs()?.postMessage({ type: "characters" });
+  } catch {
+    /* nothing listens */
+  }
+}
+
+/** listener() runs when another tab saved, imported or deleted characters. */
+export function onOtherTabChange(listener) {
+  tabs()?.addEventListener("message", (event) => {
+    if (event.data && event.data.type === "characters") listener();
+  });
+}
+
 function request(req) {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
@@ -138,9 +161,12 @@ function transactionDone(tx) {
   });
 }
 
+/** The localStorage fallback, id -> character, with no prototype: "__proto__" is an id like any other. */
 function fallbackAll() {
-  const map = storageGet(FALLBACK_KEY, {});
-  return map && typeof map === "object" ? map : {};
+  const map = storageGet(FALLBACK_KEY, null);
+  const out = Object.create(null);
+  if (map && typeof map === "object") for (const [id, character] of Object.entries(map)) out[id] = character;
+  return out;
 }
 
 /** Move records that are not characters into the quarantine store (one transaction). */
@@ -153,6 +179,26 @@ async function setAside(db, bad) {
     characters.delete(key);
   }
   await transactionDone(tx);
+}
+
+/** Move one character into the quarantine store (it could not be drawn), and report it. */
+export async function setAsideCharacter(character) {
+  const db = await openDB();
+  let savedAs = null;
+  if (db) {
+    try {
+      await setAside(db, [{ key: character.id, record: character }]);
+      savedAs = `indexedDB:${QUARANTINE}`;
+    } catch (error) {
+      console.warn("[pyrules] could not move a character aside:", error);
+    }
+  } else {
+    const map = fallbackAll();
+    delete map[character.id];
+    storageSet(FALLBACK_KEY, map);
+  }
+  reportQuarantine({ key: "indexedDB:characters", reason: "draw", raw: rawText(character), savedAs, store: db ? "indexedDB" : "localStorage" });
+  notifyTabs();
 }
 
 /** Every saved character (order: by name, then id). Records of the wrong shape are set aside. */
@@ -215,11 +261,13 @@ export async function saveCharacters(characters) {
       }
       await done;
     });
+    notifyTabs();
     return;
   }
   const map = fallbackAll();
   for (const character of characters) map[character.id] = character;
   if (!storageSet(FALLBACK_KEY, map)) throw Object.assign(new Error("storage full"), { name: "QuotaExceededError" });
+  notifyTabs();
 }
 
 export function saveCharacter(character) {
@@ -234,11 +282,13 @@ export async function deleteCharacter(id) {
       tx.objectStore(STORE).delete(id);
       await transactionDone(tx);
     });
+    notifyTabs();
     return;
   }
   const map = fallbackAll();
   delete map[id];
   if (!storageSet(FALLBACK_KEY, map)) throw Object.assign(new Error("storage full"), { name: "QuotaExceededError" });
+  notifyTabs();
 }
 
 /** "indexeddb" or "localstorage": where the characters live on this device. */

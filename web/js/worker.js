@@ -5,23 +5,20 @@
 // with {id, answer}, where answer is the JSON text returned by pyrules.api.handle(request).
 //
 // Two ways to boot:
-//   snapshot  a Pyodide memory snapshot kept on this device (snapshot.js) is restored:
-//             Python, the wheel and the imported engine come back as they were, in a
-//             fraction of the time. Every random generator is then reseeded from the OS.
+//   snapshot  the memory snapshot made at build time (build.py, tools/snapshot.mjs; named by
+//             version.json "snapshot", gzip-compressed) is fetched while the runtime loads,
+//             decompressed (DecompressionStream) and restored: Python, the wheels and the
+//             imported engine come back as they were when the site was built, in a fraction
+//             of the time of a plain start. Every random generator is then reseeded from the
+//             OS. Every start goes this way: first visit, later visits (the service worker
+//             serves the file from its cache) and the first start after an update (the new
+//             build's snapshot was precached with the rest of it).
 //   fresh     plain loadPyodide(), micropip loaded by URL (the PyPI wheel we ship is not the
-//             one pyodide-lock.json describes), the pyrules wheel (fetched from this site
-//             while Python starts) installed by micropip.install(deps=False), every module
-//             of pyrules imported; a snapshot of that state is taken before the first
-//             request is answered, and stored once the worker is idle, for the next visit.
-//             Any problem with a snapshot (missing, corrupt, of another version, restore
-//             failing) ends here too: the only cost is a slower start.
-//
-// Pyodide 314 can only snapshot a heap whose JS references it knows how to rebuild: it
-// cannot yet snapshot "package load state". So, once the engine is installed, micropip's
-// modules are dropped (they hold Pyodide's own install functions, which cannot be put in a
-// snapshot) and the table of loaded packages is emptied while the snapshot is copied (and
-// filled again right after). Nothing of micropip is needed after a restore: the engine is
-// already installed and imported in the restored heap.
+//             one pyodide-lock.json describes), the wheels of version.json "wheels" (fetched
+//             from this site while Python starts) installed by micropip and imported, with
+//             the same code the build uses (./install.js). Taken when the snapshot is
+//             missing, corrupt, refused by Pyodide (another runtime build), or its restore
+//             fails: the only cost is a slower start.
 //
 // No Python source is ever received from the page: the only Python this worker runs is
 // below (install, import, reseed) and calls of pyrules.api.handle().
@@ -35,7 +32,6 @@
 //                                             timings: ms since the worker was created, per step;
 //                                             origin: the worker's performance.timeOrigin
 //   {type: "ready", version, build, path}
-//   {type: "snapshot", state, ...}            state: stored | failed | skipped, after ready
 //   {type: "error", step, message}
 //   {id, answer}
 
@@ -43,14 +39,9 @@ const STARTED = performance.now();
 const SITE = new URL("../", import.meta.url);
 const PYODIDE_DIR = new URL("pyodide/", SITE);
 const VERSION_URL = new URL("version.json", SITE);
-// Quiet time before the snapshot is written (≈ 31 MB), so the page's first requests and
-// the service worker's own caching go first; never later than STORE_MAX_WAIT_MS.
-const STORE_IDLE_MS = 300;
-const STORE_MAX_WAIT_MS = 5000;
 
 let handle = null;
 let booting = null;
-let lastBusy = 0;
 // Milliseconds since the worker was created (its performance.timeOrigin) at each step of the
 // boot, told in the "boot" message; "script" is when this module started running.
 const timings = { script: Math.round(STARTED) };
@@ -77,9 +68,10 @@ function quiet(promise) {
 // a real progress bar. Pyodide gets the response untouched; a clone of it is read alongside
 // to count the bytes. (A wrapped Response would have no URL, and Chromium only keeps the
 // compiled wasm in its code cache for responses that have one: later visits would compile
-// the 9.6 MB module again.) Only the two big files are counted (≈ 12 MB together); the rest
-// of the runtime is small. Once both are in, what remains of loadPyodide() is starting Python.
-const RUNTIME_FILES = ["pyodide.asm.wasm", "python_stdlib.zip"];
+// the 9.6 MB module again.) Only the three big files are counted (the engine's snapshot,
+// build.py's SNAPSHOT_FILE, with the two big files of the runtime); the rest is small. Once
+// all are in, what remains is restoring (or starting) Python.
+const RUNTIME_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "engine/snapshot.bin.gz"];
 const runtimeBytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0 };
 
 function watchRuntimeDownloads() {
@@ -87,7 +79,7 @@ function watchRuntimeDownloads() {
   self.fetch = async (input, init) => {
     const response = await originalFetch(input, init);
     const url = String(input instanceof Request ? input.url : input);
-    const name = RUNTIME_FILES.find((file) => url.endsWith("/pyodide/" + file));
+    const name = RUNTIME_FILES.find((file) => url.endsWith("/" + file));
     if (!name || !response.body || runtimeBytes.seen.has(name)) {
       return response;
     }
@@ -153,28 +145,18 @@ async function fetchOK(url, init) {
 // ---------------------------------------------------------------------------- start-up
 // Everything that does not depend on something else starts now, in parallel: version.json,
 // the Pyodide loader and its 1.2 MB companion module (the import() inside loadPyodide() then
-// finds it loaded), and the look-up of a stored snapshot (./snapshot.js is imported here
-// rather than statically, so that its download does not hold all of this back).
-// loadPyodide() itself starts the wasm, the standard library and the lock file as soon as it
-// is called.
+// finds it loaded), the install code of the fallback (./install.js, imported here rather than
+// statically, so that its download holds nothing back), then the snapshot once version.json
+// names it. loadPyodide() itself starts the wasm, the standard library and the lock file as
+// soon as it is called.
 
 watchRuntimeDownloads();
 const infoPromise = quiet(fetchOK(VERSION_URL, { cache: "no-cache" }).then((r) => r.json()));
 const pyodideModulePromise = quiet(import(new URL("pyodide.mjs", PYODIDE_DIR).href));
 quiet(import(new URL("pyodide.asm.mjs", PYODIDE_DIR).href));
-let SnapshotStore = null; // the class from ./snapshot.js, once loaded
-let store = null; // null: no snapshot this time (no Cache Storage, or it failed)
-const storedPromise = import("./snapshot.js")
-  .then(async (module) => {
-    SnapshotStore = module.SnapshotStore;
-    store = SnapshotStore.open(SITE);
-    return store ? await store.lookup() : { entry: null, failures: null };
-  })
-  .catch((error) => {
-    console.warn("[pyrules] snapshot store unavailable:", message(error));
-    store = null;
-    return { entry: null, failures: null };
-  });
+const installPromise = quiet(import("./install.js"));
+// The snapshot is fetched as soon as version.json names it, alongside the runtime.
+const snapshotPromise = quiet(infoPromise.then((info) => fetchSnapshot(info)));
 
 function pyodideOptions(extra) {
   return {
@@ -184,35 +166,6 @@ function pyodideOptions(extra) {
     ...extra,
   };
 }
-
-// Install the wheel with micropip (deps=False: pyrules needs nothing but the standard library,
-// and no package index is ever asked) and import every module of pyrules except the command
-// line, so that nothing of pyrules is ever imported lazily after a snapshot restore: the
-// installed files live in the JS-side file system, which a memory snapshot does not hold.
-// (The standard library stays importable: Pyodide writes its zip again at every start.)
-// Then micropip is dropped, with every JS object its modules hold, and the garbage is
-// collected: a snapshot must be taken with no live JS proxy.
-//
-// The wheel's bytes are fetched by this worker while Python starts, then given to micropip
-// as an emfs: file. (Given the wheel's http URL, micropip would download it only once Python
-// is up, and the JS Response it fetches stays referenced: no snapshot could be taken.)
-const INSTALL = `
-async def _pyrules_install(path):
-    import gc, importlib, importlib.metadata, os, sys
-    import micropip
-    await micropip.install("emfs:" + path, deps=False)
-    os.remove(path)
-    del micropip
-    for name in [n for n in sys.modules if n == "micropip" or n.startswith("micropip.")]:
-        del sys.modules[name]
-    importlib.invalidate_caches()
-    for file in sorted(str(f) for f in importlib.metadata.files("pyrules")):
-        if file.startswith("pyrules/") and file.endswith(".py"):
-            module = file[:-3].replace("/", ".").removesuffix(".__init__")
-            if module.rpartition(".")[2] not in ("__main__", "cli"):
-                importlib.import_module(module)
-    gc.collect()
-`;
 
 // After a restore: the state of every generator was frozen in the snapshot. The engine
 // draws unseeded rolls from secrets (the OS, crypto.getRandomValues), which holds no state;
@@ -234,9 +187,69 @@ function checkHandle(fn, info) {
   }
 }
 
-async function restore(pyodideModule, info, entry) {
-  const bytes = quiet(SnapshotStore.bytes(entry).then((data) => (lap("snapshotRead"), data)));
-  const pyodide = await pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: bytes }));
+// The snapshot of version.json, decompressed: a Uint8Array of exactly info.snapshot.bytes
+// bytes, or a rejection saying why not. Gzip is recognised by its magic number, so a server
+// that sends the file with Content-Encoding: gzip (the browser then decodes it) works too.
+async function fetchSnapshot(info) {
+  const meta = info && info.snapshot;
+  if (!meta || typeof meta.url !== "string" || !(Number(meta.bytes) > 0)) {
+    throw new Error("no snapshot in version.json");
+  }
+  const response = await fetchOK(new URL(meta.url, VERSION_URL).href);
+  const reader = response.body.getReader();
+  let first = await reader.read();
+  while (!first.done && first.value.byteLength < 2) {
+    const more = await reader.read(); // (a first chunk of 1 byte: join it to the next)
+    if (more.done) break;
+    first = { done: false, value: concat(first.value, more.value) };
+  }
+  const head = first.done ? new Uint8Array(0) : first.value;
+  const body = new ReadableStream({
+    start(controller) {
+      if (head.byteLength) controller.enqueue(head);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  const gzipped = head[0] === 0x1f && head[1] === 0x8b;
+  if (gzipped && typeof DecompressionStream === "undefined") {
+    throw new Error("no DecompressionStream in this browser");
+  }
+  const stream = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
+  const bytes = new Uint8Array(Number(meta.bytes));
+  let offset = 0;
+  const decoded = stream.getReader();
+  for (;;) {
+    const { done, value } = await decoded.read();
+    if (done) break;
+    if (offset + value.byteLength > bytes.byteLength) {
+      throw new Error(`snapshot larger than the ${bytes.byteLength} bytes announced`);
+    }
+    bytes.set(value, offset);
+    offset += value.byteLength;
+  }
+  if (offset !== bytes.byteLength) {
+    throw new Error(`snapshot has ${offset} bytes, expected ${bytes.byteLength}`);
+  }
+  lap("snapshotRead");
+  return bytes;
+}
+
+function concat(a, b) {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a, 0);
+  out.set(b, a.byteLength);
+  return out;
+}
+
+async function restore(pyodideModule, info) {
+  const pyodide = await pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: snapshotPromise }));
   lap("loadPyodide");
   progress("python");
   pyodide.runPython(RESEED);
@@ -245,80 +258,40 @@ async function restore(pyodideModule, info, entry) {
   return fn;
 }
 
-async function fresh(pyodideModule, info, makeSnapshot) {
+/** The engine's wheels of version.json, in install order: [{url, imports}]. */
+function engineWheels(info) {
+  if (Array.isArray(info.wheels) && info.wheels.length) {
+    return info.wheels.map((w) => ({ url: new URL(String(w.url), VERSION_URL).href, imports: w.imports.map(String) }));
+  }
+  return [{ url: new URL(info.wheel, VERSION_URL).href, imports: ["pyrules.*"] }];
+}
+
+async function fresh(pyodideModule, info) {
   const micropipURL = new URL(info.micropip, VERSION_URL).href;
-  const wheelURL = new URL(info.wheel, VERSION_URL).href;
-  const wheel = quiet(fetchOK(wheelURL).then((r) => r.arrayBuffer()));
-  const pyodide = await step("runtime", () =>
-    pyodideModule.loadPyodide(pyodideOptions(makeSnapshot ? { _makeSnapshot: true } : {})),
-  );
+  const wheels = engineWheels(info).map((wheel) => ({
+    name: wheel.url.slice(wheel.url.lastIndexOf("/") + 1),
+    imports: wheel.imports,
+    bytes: quiet(fetchOK(wheel.url).then((r) => r.arrayBuffer())),
+  }));
+  const install = await step("pyrules", () => installPromise);
+  const pyodide = await step("runtime", () => pyodideModule.loadPyodide(pyodideOptions({})));
   lap("loadPyodide");
-  // Pyodide 314 restores into a heap of the size it starts with (it does not grow the heap
-  // for a bigger snapshot), so a snapshot is only kept if the heap has not grown.
-  const startHeap = pyodide._module && pyodide._module.HEAP8 ? pyodide._module.HEAP8.length : 0;
   progress("python");
 
   progress("micropip");
-  await step("micropip", async () => {
-    // loadPackage reports failures through errorCallback instead of rejecting.
-    const problems = [];
-    await pyodide.loadPackage(micropipURL, {
-      messageCallback: () => {},
-      errorCallback: (text) => problems.push(text),
-    });
-    if (problems.length) {
-      throw new Error(problems.join(" "));
-    }
-  });
+  await step("micropip", () => install.loadMicropip(pyodide, micropipURL));
   lap("micropip");
 
   progress("pyrules");
-  const data = await step("pyrules", () => wheel);
   await step("pyrules", async () => {
-    // micropip reads the wheel's name for its version: keep the file name of the URL.
-    const path = "/tmp/" + wheelURL.slice(wheelURL.lastIndexOf("/") + 1);
-    pyodide.FS.writeFile(path, new Uint8Array(data));
-    await pyodide.runPythonAsync(
-      `${INSTALL}\nawait _pyrules_install(${JSON.stringify(path)})\ndel _pyrules_install\n`,
-    );
+    const loaded = [];
+    for (const wheel of wheels) {
+      loaded.push({ ...wheel, bytes: new Uint8Array(await wheel.bytes) });
+    }
+    await install.installWheels(pyodide, loaded);
   });
   lap("installed");
-
-  // The snapshot is taken here, before any request: no request-specific state in it, no
-  // live proxy, and the heap as small as it will ever be. It is a copy of the heap (~20 ms);
-  // writing it to storage (the slow part) waits until the worker is idle after "ready".
-  let snapshot = null;
-  let skipped = makeSnapshot ? null : "disabled";
-  if (makeSnapshot) {
-    const heap = pyodide._module && pyodide._module.HEAP8 ? pyodide._module.HEAP8.length : 0;
-    if (startHeap && heap !== startHeap) {
-      skipped = `heap grew from ${startHeap} to ${heap} bytes`;
-    } else {
-      try {
-        snapshot = withoutPackageTable(pyodide, () => pyodide.makeMemorySnapshot());
-      } catch (error) {
-        skipped = message(error);
-      }
-    }
-  }
-  lap("snapshot");
-  const fn = await step("pyrules", () => getHandle(pyodide));
-  return { fn, snapshot, skipped };
-}
-
-// Run make() with pyodide.loadedPackages emptied (the snapshot expects it as a fresh start
-// leaves it), then put its entries back, whatever make() did.
-function withoutPackageTable(pyodide, make) {
-  const table = pyodide.loadedPackages;
-  const entries = Object.entries(table);
-  for (const [name] of entries) {
-    delete table[name];
-  }
-  try {
-    return make();
-  } finally {
-    Object.assign(table, Object.fromEntries(entries));
-  }
+  return step("pyrules", () => getHandle(pyodide));
 }
 
 async function boot() {
@@ -327,82 +300,29 @@ async function boot() {
   lap("version");
   const pyodideModule = await step("runtime", () => pyodideModulePromise);
   lap("pyodideModule");
-  const stored = await storedPromise;
-  lap("lookup");
   progress("runtime");
 
+  // loadPyodide() starts fetching the runtime at once, and waits for the snapshot (fetched
+  // since version.json came in) before it instantiates the heap.
   let fallback = null;
-  if (stored.entry) {
-    if (SnapshotStore.matches(stored.entry, info)) {
-      try {
-        handle = await restore(pyodideModule, info, stored.entry);
-        bootDone("snapshot", null);
-        post({ type: "ready", version: info.version, build: info.build, path: "snapshot" });
-        return;
-      } catch (error) {
-        fallback = message(error);
-        console.warn("[pyrules] snapshot restore failed, booting normally:", fallback);
-        stored.failures = SnapshotStore.nextFailures(stored.failures, info, fallback);
-        quiet(store.recordFailure(stored.failures));
-      }
-    } else {
-      // Left by another build or another Pyodide: of no use any more.
-      fallback = "snapshot of another version";
-      quiet(store.discard());
-    }
+  try {
+    handle = await restore(pyodideModule, info);
+    bootDone("snapshot", null);
+    post({ type: "ready", version: info.version, build: info.build, path: "snapshot" });
+    return;
+  } catch (error) {
+    // A snapshot that could not be read says why; otherwise the restore itself failed.
+    fallback = await snapshotPromise.then(() => message(error), (reason) => message(reason));
   }
-
-  const makeSnapshot = store !== null && SnapshotStore.worthMaking(stored.failures, info);
-  const { fn, snapshot, skipped } = await fresh(pyodideModule, info, makeSnapshot);
-  handle = fn;
+  console.warn("[pyrules] snapshot not used, booting normally:", fallback);
+  handle = await fresh(pyodideModule, info);
   bootDone("fresh", fallback);
   post({ type: "ready", version: info.version, build: info.build, path: "fresh" });
-  if (snapshot) {
-    keepSnapshot(snapshot, info);
-  } else {
-    post({ type: "snapshot", state: "skipped", reason: skipped || "unavailable" });
-  }
 }
 
 function bootDone(path, fallback) {
   lap("ready");
   post({ type: "boot", path, ms: timings.ready, fallback, timings, origin: performance.timeOrigin });
-}
-
-function idle() {
-  const start = performance.now();
-  return new Promise((resolve) => {
-    const check = () => {
-      const now = performance.now();
-      const quietFor = now - lastBusy;
-      if (quietFor >= STORE_IDLE_MS || now - start >= STORE_MAX_WAIT_MS) {
-        resolve();
-      } else {
-        setTimeout(check, STORE_IDLE_MS - quietFor);
-      }
-    };
-    setTimeout(check, STORE_IDLE_MS);
-  });
-}
-
-async function keepSnapshot(snapshot, info) {
-  lastBusy = performance.now();
-  await idle();
-  const started = performance.now();
-  try {
-    await store.save(snapshot, info);
-    post({
-      type: "snapshot",
-      state: "stored",
-      bytes: snapshot.byteLength,
-      ms: Math.round(performance.now() - started),
-      cache: store.name,
-      key: store.key,
-    });
-  } catch (error) {
-    console.warn("[pyrules] could not store the snapshot:", message(error));
-    post({ type: "snapshot", state: "failed", reason: message(error) });
-  }
 }
 
 function answer(id, request) {
@@ -416,7 +336,6 @@ function answer(id, request) {
       error: { code: "engine_error", field: null, message: message(error) },
     });
   }
-  lastBusy = performance.now();
   post({ id, answer: text });
 }
 

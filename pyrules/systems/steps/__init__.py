@@ -11,9 +11,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core import DiceGroup, Die, Faces, Line, OpposeResult, Outcome, RollResult, System
-from ..fields import Choice, Field
-from ..i18n import Text as T
+from ...core import DiceGroup, Die, Faces, Line, OpposeResult, Outcome, RollResult, System
+from ...fields import Choice, Field
+from ...i18n import Text as T
+from .explain import TEMPLATES
 
 STEPS = (4, 6, 8, 10, 12)
 
@@ -25,6 +26,22 @@ class StepsParams:
     bonus: int
     edge: str
     edge_rule: str
+    weapons: tuple[int, ...] = ()
+    protections: tuple[int, ...] = ()
+
+    @property
+    def best_weapon(self) -> int:
+        """Only the best weapon counts (none listed: 0)."""
+        return max(self.weapons, default=0)
+
+    @property
+    def best_protection(self) -> int:
+        """Only the best protection counts (none listed: 0)."""
+        return max(self.protections, default=0)
+
+    @property
+    def total_bonus(self) -> int:
+        return self.bonus + self.best_weapon + self.best_protection
 
     @property
     def sides(self) -> int:
@@ -42,6 +59,7 @@ class StepsParams:
 class StepsSystem(System[StepsParams]):
     id = "steps"
     doc = "004"
+    templates = TEMPLATES
     name = T("Dés à paliers D4–D12", "Step dice D4–D12")
     description = T(
         "Le dé de la compétence (D4 à D12) + bonus doit égaler ou dépasser le seuil de "
@@ -73,6 +91,15 @@ class StepsSystem(System[StepsParams]):
                                         "One die step up / down")),
                        Choice("keep", T("Deux dés, garder le meilleur / le pire",
                                         "Two dice, keep the better / the worse")))),
+        Field("weapons", "list", T("Armes (bonus de chacune)", "Weapons (each one's bonus)"),
+              default=None, optional=True, min=-10, max=20, group="advanced",
+              help=T("Par ex. 2 1 : seule la meilleure compte.",
+                     "E.g. 2 1: only the best one counts.")),
+        Field("protections", "list", T("Protections (bonus de chacune)",
+                                       "Protections (each one's bonus)"),
+              default=None, optional=True, min=-10, max=20, group="advanced",
+              help=T("Par ex. 1 3 : seule la meilleure compte.",
+                     "E.g. 1 3: only the best one counts.")),
         Field("dice", "faces", T("Dé(s)", "Die (dice)"), default=None, optional=True,
               sides=None, min=1, max=12, group="physical"),
     )
@@ -82,6 +109,8 @@ class StepsSystem(System[StepsParams]):
     )
 
     def make_params(self, values: dict[str, Any]) -> StepsParams:
+        for name in ("weapons", "protections"):
+            values[name] = values[name] or ()
         return StepsParams(**values)
 
     def dice_plan(self, params: StepsParams) -> tuple[DiceGroup, ...]:
@@ -102,14 +131,19 @@ class StepsSystem(System[StepsParams]):
             if i == kept_index and extreme:
                 tags = (*tags, f"extreme_{extreme}")
             dice.append(Die(p.sides, f, f, "normal", f, tags))
-        total = kept + p.bonus
+        total = kept + p.total_bonus
         margin = total - p.threshold
         success = margin >= 0
         lines = []
         if p.edge != "none":
             lines.append(Line.of(f"steps.{p.edge}_{p.edge_rule}", die=p.die, sides=p.sides,
                                  faces=", ".join(map(str, rolled)), kept=kept))
-        lines.append(Line.of("steps.total", sides=p.sides, face=kept, bonus=p.bonus,
+        if p.weapons or p.protections:
+            lines.append(Line.of("steps.gear", weapons=" ".join(f"{w:+d}" for w in p.weapons),
+                                 protections=" ".join(f"{w:+d}" for w in p.protections),
+                                 weapon=p.best_weapon, protection=p.best_protection,
+                                 bonus=p.bonus, total=p.total_bonus))
+        lines.append(Line.of("steps.total", sides=p.sides, face=kept, bonus=p.total_bonus,
                              total=total))
         lines.append(Line.of("steps.success" if success else "steps.failure",
                              total=total, threshold=p.threshold, margin=margin))

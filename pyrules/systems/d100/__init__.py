@@ -10,9 +10,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import DiceGroup, Die, Faces, Line, OpposeResult, Outcome, RollResult, System
-from ..fields import Choice, Field
-from ..i18n import Text as T
+from ...core import DiceGroup, Die, Faces, Line, OpposeResult, Outcome, RollResult, System
+from ...fields import Choice, Field
+from ...i18n import Text as T
+from .explain import TEMPLATES
 
 LEVELS: tuple[tuple[str, int, T], ...] = (
     ("mediocre", 15, T("Médiocre (15)", "Mediocre (15)")),
@@ -69,6 +70,7 @@ class D100Params:
 class D100System(System[D100Params]):
     id = "d100"
     doc = "002"
+    templates = TEMPLATES
     name = T("d100 et marge de réussite", "d100 margin of success")
     description = T(
         "MR = valeur + modificateurs - d100 ; neuf paliers de l'échec critique à la réussite "
@@ -119,6 +121,7 @@ class D100System(System[D100Params]):
             Line.of("d100.formula", value=p.score, level=p.level or "", modifier=p.modifier,
                     face=face, margin=margin),
             Line.of(f"d100.{outcome}", margin=margin),
+            Line.of(f"d100.effect_{outcome}"),  # what the tier means at the table
         )
         return RollResult(
             self.id, outcome, self.is_success(outcome), margin,

@@ -11,9 +11,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ..core import DiceGroup, Die, Faces, Line, OpposeResult, Outcome, RollResult, System
-from ..fields import Field
-from ..i18n import Text as T
+from ...core import DiceGroup, Die, Faces, Line, OpposeResult, Outcome, RollResult, System
+from ...fields import Field
+from ...i18n import Text as T
+from .explain import TEMPLATES
 
 MAX_REROLLS = 100  # a tie rerolled this many times in a row is left as a tie
 IMPACT_FACTOR = {"success": 1, "superior_success": 2, "excellent_success": 3}
@@ -70,6 +71,7 @@ def tier(p: D6Params, margin: int) -> tuple[str, tuple[Line, ...]]:
 class D6System(System[D6Params]):
     id = "d6"
     doc = "001"
+    templates = TEMPLATES
     name = T("Attribut + compétence + d6", "Attribute + skill + d6")
     description = T(
         "Attribut + compétence + 1d6 (2d6 avec un effort exceptionnel) contre une difficulté.",

@@ -1,0 +1,34 @@
+"""Table play with the d6 system (document 001): exceptional efforts, as many per day as
+the Flame, all restored by a night's rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...fields import Choice, Field, ParamError, validate
+from ...i18n import Text as T
+
+EFFORT_FIELDS = (
+    Field("flame", "int", T("Flamme", "Flame"), default=2, min=0, max=7),
+    Field("used", "int", T("Efforts déjà faits aujourd'hui", "Efforts already made today"),
+          default=0, min=0, max=7),
+    Field("action", "choice", T("Action", "Action"), default="use", choices=(
+        Choice("use", T("Faire un effort", "Make an effort")),
+        Choice("rest", T("Nuit de repos", "Night's rest")),
+        Choice("check", T("Consulter", "Check")),
+    )),
+)
+
+
+def effort(raw: Any) -> dict[str, int | bool]:
+    """Efforts per day equal the Flame; using one spends it; a night's rest restores all."""
+    v = validate(EFFORT_FIELDS, raw)
+    used = min(v["used"], v["flame"])
+    if v["action"] == "rest":
+        used = 0
+    elif v["action"] == "use":
+        if used >= v["flame"]:
+            raise ParamError("effort", "no_effort_left", flame=v["flame"])
+        used += 1
+    return {"per_day": v["flame"], "used": used, "available": v["flame"] - used}

@@ -1,0 +1,104 @@
+"""What the page shows comes from the engine: the Flame-die placement controls follow the
+answer's `placement_moves` (on a die that rolled 1, on a die showing 2, after a move); the
+DIFF steps are named from the registry, in French and English."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import App, first_seed, local_handle
+from .test_roll import flame_cells, reset_values
+
+
+@pytest.fixture(autouse=True)
+def fresh_form(app: App) -> Iterator[None]:
+    page = app.page
+    page.evaluate("() => localStorage.removeItem('pyrules:state')")
+    if page.is_checked("#mode-oppose"):
+        app.set_mode("single")
+    app.set_physical(False)
+    yield
+
+
+PARAMS = {"pot": 4, "flame": 2, "augmentations": 1, "diminutions": 1}
+
+
+def controls(app: App) -> list[dict[str, bool]]:
+    return [{"plus": c["plus"], "minus": c["minus"]} for c in flame_cells(app)]
+
+
+def test_placement_controls_match_the_engine_on_a_one_and_on_a_two(app: App) -> None:
+    page = app.page
+    request: dict[str, Any] = {"op": "roll", "system": "pool", "params": PARAMS}
+    # A roll whose Flame dice show a 1 and a 2.
+    seed = first_seed(request, lambda r: sorted(d["rolled"] for d in r["dice"]
+                                                if d["kind"] == "flame") == [1, 2], 2000)
+    expected = local_handle({**request, "seed": seed})["result"]
+    # What the document allows, worked out by hand: a 1 takes nothing; a 2 can take the
+    # augmentation (-> 3) but no diminution (a Flame die stays at 2 or more).
+    by_face = {d["rolled"]: m for d, m in zip(
+        [d for d in expected["dice"] if d["kind"] == "flame"], expected["placement_moves"],
+        strict=True)}
+    assert by_face == {1: {"plus": False, "minus": False}, 2: {"plus": True, "minus": False}}
+
+    reset_values(app, "pool")
+    for name, value in PARAMS.items():
+        page.fill(app.field("actor", "pool", name), str(value))
+    app.set_seed(seed)
+    app.roll()
+    cells = flame_cells(app)
+    assert [c["rolled"] for c in cells] == [d["rolled"] for d in expected["dice"]
+                                            if d["kind"] == "flame"]
+    assert controls(app) == expected["placement_moves"]
+
+    # Put the augmentation on the 2: the page sends the move, and the controls are again
+    # the engine's (the 3 can be stepped back, nothing is left to add).
+    two = next(i for i, c in enumerate(cells) if c["rolled"] == 2)
+    before = app.shown()
+    page.click(f"#result .die-cell.placeable >> nth={two} >> .place--plus")
+    page.wait_for_function(
+        "(n) => Number(document.getElementById('result').dataset.shown) > n", arg=before
+    )
+    placement = [1 if i == two else 0 for i in range(2)]
+    normal = [d["rolled"] for d in expected["dice"] if d["kind"] == "normal"]
+    flame = [c["rolled"] for c in cells]
+    moved = local_handle({"op": "roll", "system": "pool", "params": {
+        **PARAMS, "dice": normal, "flame_dice": flame, "placement": placement}})["result"]
+    assert moved["placement_moves"][two] == {"plus": False, "minus": True}
+    assert [c["face"] for c in flame_cells(app)] == [d["final"] for d in moved["dice"]
+                                                     if d["kind"] == "flame"]
+    assert controls(app) == moved["placement_moves"]
+
+
+def test_the_diff_field_names_its_step_in_both_languages(app: App) -> None:
+    page = app.page
+    pool = next(s for s in local_handle({"op": "systems"})["result"]["systems"]
+                if s["id"] == "pool")
+    steps = {s["value"]: s["label"] for s in next(
+        f for f in pool["fields"] if f["name"] == "diff")["steps"]}
+    reset_values(app, "pool")
+    field = app.field("actor", "pool", "diff")
+    shown = ".side-form[data-side=actor][data-system=pool] .field[data-field=diff] .step-name"
+    out = page.locator(shown)
+    assert out.text_content() == steps[4]["fr"] == "Normal"
+    # Only fields that name their values get a name line (none reads "undefined").
+    assert page.locator(".side-form .step-name").count() == 2  # the DIFF of each side
+    assert "undefined" not in page.text_content(".side-form[data-side=actor][data-system=pool]")
+    page.click(f"{field} ~ button")  # DIFF + 1 -> 5
+    assert page.input_value(field) == "5"
+    assert out.text_content() == steps[5]["fr"] == "Malaisé"
+    page.fill(field, "9")
+    assert out.text_content() == "Chimérique"
+    page.fill(field, "1")
+    assert out.text_content() == "Évident"
+    page.click("button[data-lang=en]")
+    try:
+        out = page.locator(shown)
+        page.wait_for_function("([sel, t]) => document.querySelector(sel).textContent === t",
+                               arg=[shown, steps[1]["en"]])
+        assert out.text_content() == "Obvious"
+    finally:
+        page.click("button[data-lang=fr]")

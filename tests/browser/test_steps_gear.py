@@ -1,0 +1,43 @@
+"""A step-dice sheet lists several weapons and protections; the engine counts only the best
+of each (document 004), and the quick roll shows the engine's total."""
+
+from __future__ import annotations
+
+from .conftest import App, local_handle
+from .test_table_characters import history_entries, show, stored_characters, wait_history
+
+
+def test_a_sheet_lists_several_weapons_and_only_the_best_counts(app: App) -> None:
+    page = app.page
+    show(app, "characters")
+    page.click("#char-new")
+    page.fill("#char-name", "Ysolde")
+    page.click("label[for=char-system-steps]")
+    page.fill("#f-stats-steps-weapons", "2 1 3")
+    page.fill("#f-stats-steps-protections", "1, 0")
+    page.click("#entry-add")
+    page.fill("#entry-label-0", "Épée")
+    page.fill("#f-e0-steps-threshold", "9")
+    page.fill("#f-e0-steps-bonus", "1")
+    page.click("#char-save")
+    page.wait_for_selector("#char-detail .sheet-name:text-is('Ysolde')")
+    stats = next(c for c in stored_characters(app) if c["name"] == "Ysolde")["stats"]
+    assert (stats["weapons"], stats["protections"]) == ("2 1 3", "1, 0")
+
+    before = len(history_entries(app))
+    app.set_seed(5)
+    page.click("#char-detail .entry-roll:has-text('Épée')")
+    wait_history(app, before + 1)
+    entry = history_entries(app)[0]
+    assert (entry["params"]["weapons"], entry["params"]["protections"]) == ([2, 1, 3], [1, 0])
+    expected = local_handle({"op": "roll", "system": "steps", "params": entry["params"],
+                             "seed": 5})["result"]
+    face = expected["dice"][0]["final"]
+    # D8 face + bonus 1 + best weapon 3 + best protection 1 (not 2 + 1 + 3 + 1 + 0).
+    assert expected["total"] == face + 1 + 3 + 1
+    shown = page.eval_on_selector(
+        "#quick-result .result-card",
+        """(c) => ({outcome: c.dataset.outcome,
+                   total: c.querySelector('.number[data-key=total] dd')?.textContent})""",
+    )
+    assert shown == {"outcome": expected["outcome"], "total": str(expected["total"])}

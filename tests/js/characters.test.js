@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { CHECKS, isCharacter } from "../../web/js/checks.js";
+import { cleanCharacter, importList, rollParams } from "../../web/js/sheet.js";
+import { system, systemsDescription } from "./helpers.js";
+
+const character = (changes = {}) => ({
+  id: "c-1",
+  system: "steps",
+  name: "Lame",
+  note: "",
+  pc: true,
+  stats: {},
+  entries: [{ id: "e-1", label: "Épée", params: { die: 8, bonus: 1 } }],
+  ...changes,
+});
+const systems = () => systemsDescription().systems;
+const table = () => systemsDescription().table;
+
+test("a stored character with plain params passes", () => {
+  assert.equal(isCharacter(character()), true);
+});
+
+test("a stored character whose skill param is a trap is refused", () => {
+  assert.equal(isCharacter(character({ entries: [{ id: "e", label: "x", params: { die: { toString: null } } }] })), false);
+});
+
+test("an imported character is cleaned and keeps its entries", () => {
+  const { character: clean, error } = cleanCharacter(character(), systems(), table());
+  assert.equal(error, undefined);
+  assert.deepEqual(clean.entries[0].params, { die: 8, bonus: 1 });
+});
+
+test("an imported character carrying dice faces is refused", () => {
+  const raw = character({ entries: [{ id: "e", label: "Épée", params: { die: 8, dice: [8] } }] });
+  const { error } = cleanCharacter(raw, systems(), table());
+  assert.equal(error.key, "import.entryFaces");
+  assert.equal(error.vars.field, "dice");
+});
+
+test("an imported character whose params are not the system's is refused", () => {
+  const raw = character({ entries: [{ id: "e", label: "Épée", params: { pot: 4 } }] });
+  assert.equal(cleanCharacter(raw, systems(), table()).error.key, "import.entryParams");
+});
+
+test("a sheet never brings faces or a placement into a roll", () => {
+  const stored = character({ entries: [{ id: "e", label: "Épée", params: { die: 8, dice: [8] } }] });
+  const params = rollParams(system("steps"), stored, stored.entries[0]);
+  assert.equal(params.dice, undefined);
+  assert.equal(params.die, 8);
+});
+
+test("importList accepts the export document and a bare list, nothing else", () => {
+  assert.equal(importList([character()]).list.length, 1);
+  assert.equal(importList({ format: "pyrules-characters", version: 1, characters: [] }).list.length, 0);
+  assert.equal(importList({ characters: [] }).error.key, "import.format");
+});
+
+test("the localStorage fallback keeps an id of __proto__ as a key", () => {
+  const proto = character({ id: "__proto__" });
+  const map = JSON.parse(`{"__proto__": ${JSON.stringify(proto)}}`); // as read from storage
+  const verdict = CHECKS["pyrules:characters"](map);
+  assert.equal(verdict.ok, true);
+  assert.deepEqual(Object.keys(verdict.value), ["__proto__"]);
+  assert.equal(Object.getPrototypeOf(verdict.value), null);
+});

@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { CHECKS, isCharacter, isFight, isHistoryEntry, isParams, paramsFit, withoutFaces } from "../../web/js/checks.js";
+import { system, systemsDescription } from "./helpers.js";
+
+const TRAP = { toString: null };
+const entry = (changes = {}) => ({
+  id: "h-1",
+  time: "2026-01-01T10:00:00.000Z",
+  system: "d100",
+  mode: "roll",
+  params: { value: 50, level: null, modifier: 0 },
+  outcome: "success",
+  margin: 3,
+  seed: 5,
+  physical: false,
+  ...changes,
+});
+
+test("the engine's own description passes the systems check", () => {
+  const verdict = CHECKS["pyrules:systems"](systemsDescription());
+  assert.equal(verdict.ok, true);
+});
+
+test("a systems cache whose choices is a string is refused", () => {
+  const description = systemsDescription();
+  const field = description.systems.flatMap((s) => s.fields).find((f) => f.choices);
+  field.choices = "revised";
+  assert.equal(CHECKS["pyrules:systems"](description).ok, false);
+});
+
+test("a systems cache whose label hides an object is refused", () => {
+  const description = systemsDescription();
+  description.systems[0].fields[0].label = { fr: TRAP };
+  assert.equal(CHECKS["pyrules:systems"](description).ok, false);
+  const other = systemsDescription();
+  other.systems[1].outcomes[0].label = TRAP;
+  assert.equal(CHECKS["pyrules:systems"](other).ok, false);
+});
+
+test("a history entry with plain params passes", () => {
+  assert.equal(isHistoryEntry(entry()), true);
+  assert.equal(isHistoryEntry(entry({ params: { dice: [3, 4], placement: [1] } })), true);
+});
+
+test("a history entry whose params hold {toString: null} is refused", () => {
+  assert.equal(isHistoryEntry(entry({ params: { value: TRAP } })), false);
+});
+
+test("a history entry with nested arrays in its params is refused", () => {
+  assert.equal(isHistoryEntry(entry({ params: { value: [[1]] } })), false);
+});
+
+test("the history check keeps the good entries and says what it dropped", () => {
+  const verdict = CHECKS["pyrules:history"]([entry(), entry({ id: "h-2", params: { value: TRAP } })]);
+  assert.equal(verdict.ok, false);
+  assert.deepEqual(verdict.value.map((e) => e.id), ["h-1"]);
+});
+
+test("params fit their system only with its own fields and types", () => {
+  const d100 = system("d100");
+  assert.equal(paramsFit(d100, { value: 50, modifier: -10 }), true);
+  assert.equal(paramsFit(d100, { pot: 3 }), false); // a pool field
+  assert.equal(paramsFit(d100, { value: [50] }), false); // a list where a number goes
+  const steps = system("steps");
+  assert.equal(paramsFit(steps, { die: 8, dice: [8] }), true);
+  assert.equal(paramsFit(steps, { die: 8, dice: "8" }), true);
+});
+
+test("isParams refuses long lists and long texts", () => {
+  assert.equal(isParams({ dice: new Array(401).fill(1) }), false);
+  assert.equal(isParams({ modifiers: "x".repeat(401) }), false);
+  assert.equal(isParams({ modifiers: "+1DF" }), true);
+});
+
+test("withoutFaces drops the faces fields only", () => {
+  assert.deepEqual(withoutFaces(system("steps"), { die: 8, dice: [8], bonus: 1 }), { die: 8, bonus: 1 });
+});
+
+test("the form state check keeps scalar values and drops a trap", () => {
+  const verdict = CHECKS["pyrules:state"]({ system: "pool", values: { pool: { actor: { pot: 6 }, opponent: { pot: TRAP } } } });
+  assert.equal(verdict.ok, false);
+  assert.deepEqual(verdict.value.values.pool, { actor: { pot: 6 } });
+});

@@ -1,0 +1,58 @@
+// Shared helpers of the node tests (node --test tests/js/): the engine's own description
+// of the systems (asked from the Python package, never copied), and a fake localStorage.
+
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+let description = null;
+
+/** The engine's answer to {"op": "systems"}, from pyrules itself. */
+export function systemsDescription() {
+  if (!description) {
+    const code = "import json; from pyrules.registry import describe; print(json.dumps(describe()))";
+    const python = process.env.PYTHON || "python3";
+    description = JSON.parse(execFileSync(python, ["-c", code], { cwd: ROOT, encoding: "utf-8" }));
+  }
+  return structuredClone(description);
+}
+
+export function system(id) {
+  return systemsDescription().systems.find((s) => s.id === id);
+}
+
+/** A Storage-like object; `full` makes setItem throw QuotaExceededError. */
+export class FakeStorage {
+  constructor() {
+    this.data = new Map();
+    this.full = false;
+  }
+  get length() {
+    return this.data.size;
+  }
+  key(i) {
+    return [...this.data.keys()][i] ?? null;
+  }
+  getItem(key) {
+    return this.data.has(key) ? this.data.get(key) : null;
+  }
+  setItem(key, value) {
+    if (this.full) throw Object.assign(new Error("full"), { name: "QuotaExceededError" });
+    this.data.set(key, String(value));
+  }
+  removeItem(key) {
+    this.data.delete(key);
+  }
+}
+
+/** Install a fake `window` (localStorage + storage events) before the modules are imported. */
+export function fakeWindow() {
+  const listeners = [];
+  const storage = new FakeStorage();
+  globalThis.window = {
+    localStorage: storage,
+    addEventListener: (type, fn) => listeners.push({ type, fn }),
+    removeEventListener: () => {},
+  };
+  return { storage, fire: (key) => listeners.filter((l) => l.type === "storage").forEach((l) => l.fn({ key })) };
+}
