@@ -64,6 +64,17 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 
+#: Browser libraries vendored from npm (pinned in package-lock.json) into dist/vendor/: the 3D
+#: dice (three.js draws, cannon-es throws). Loaded by web/js/dice3d.js with a dynamic import
+#: once the engine is ready, precached like every other file. dist name -> node_modules path.
+VENDOR_FILES = {
+    "vendor/three.module.js": "three/build/three.module.js",
+    "vendor/three.core.js": "three/build/three.core.js",
+    "vendor/three.LICENSE.txt": "three/LICENSE",
+    "vendor/cannon-es.js": "cannon-es/dist/cannon-es.js",
+    "vendor/cannon-es.LICENSE.txt": "cannon-es/LICENSE",
+}
+
 MICROPIP_VERSION = "0.11.1"
 MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
 #: sha256 of the PyPI wheel (Pyodide's own build of it, in pyodide-lock.json, differs).
@@ -513,6 +524,25 @@ def systems_description(package_dir: Path = PACKAGE) -> bytes:
     return done.stdout
 
 
+def vendor_files() -> dict[str, Path | bytes]:
+    """The npm libraries copied into dist/vendor/ (see VENDOR_FILES)."""
+    missing = [s for s in VENDOR_FILES.values() if not (ROOT / "node_modules" / s).is_file()]
+    if missing:
+        log(f"node_modules lacks {', '.join(missing)}: npm ci")
+        npm = shutil.which("npm")
+        if npm is None:
+            raise BuildError("npm not found: install Node.js (Debian: apt-get install npm)")
+        if run([npm, "ci", "--no-audit", "--no-fund"]).returncode != 0:
+            raise BuildError("npm ci failed")
+    files: dict[str, Path | bytes] = {}
+    for rel, source in VENDOR_FILES.items():
+        path = ROOT / "node_modules" / source
+        if not path.is_file():
+            raise BuildError(f"node_modules/{source} is missing after npm ci")
+        files[rel] = path
+    return files
+
+
 EngineWheels = list[tuple[str, bytes, tuple[str, ...]]]
 
 
@@ -611,6 +641,7 @@ def build(dist: Path = DIST) -> dict[str, Any]:
         generated[f"wheels/{extra.file}"] = path
         engine_wheels.append((extra.file, path.read_bytes(), extra.imports))
     generated[f"wheels/{name}"] = wheel
+    generated.update(vendor_files())
     engine_wheels.append((name, wheel, PYRULES_IMPORTS))
     snapshot, snapshot_bytes = make_snapshot(pyodide_dir, micropip, engine_wheels)
     generated[SNAPSHOT_FILE] = snapshot
@@ -621,7 +652,7 @@ def build(dist: Path = DIST) -> dict[str, Any]:
         for rel in plan
         if rel in generated
         or rel in GENERATED
-        or rel.startswith(("pyodide/", "wheels/", "engine/"))
+        or rel.startswith(("pyodide/", "wheels/", "engine/", "vendor/"))
     )
     if clashes:
         raise BuildError(f"web/ must not hold files that the build makes: {', '.join(clashes)}")

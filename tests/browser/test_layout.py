@@ -45,6 +45,11 @@ SMALL_TARGETS = """
 @pytest.fixture(scope="module")
 def app(new_app: Any, site: str) -> Iterator[App]:
     app = new_app(site, reduced_motion="no-preference")
+    # These tests watch the page's 2D dice: the 3D stage (test_stage.py) is set aside, so that
+    # the software WebGL of a headless Chromium does not slow the sampling below down.
+    app.context.add_init_script(
+        "localStorage.setItem('pyrules:dice', JSON.stringify({mode: '2d', sound: false}))"
+    )
     app.open()
     yield app
     app.context.close()

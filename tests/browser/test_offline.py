@@ -45,6 +45,7 @@ CONTENT_TYPES = {
     ".css": "text/css",
     ".svg": "image/svg+xml",
     ".png": "image/png",
+    ".txt": "text/plain",  # the licences of the vendored libraries (dist/vendor/)
 }
 # What Chromium may log while the server is gone (the update check of sw.js fails).
 OFFLINE_NOISE = ["ERR_CONNECTION_REFUSED", "Failed to update a ServiceWorker", "Failed to load"]

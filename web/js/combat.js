@@ -10,6 +10,7 @@
 
 import { ardeurAfter, combatEntry, partsOf, turnWarning } from "./combat-record.js";
 import { createDie, setFace } from "./dice.js";
+import { playStage } from "./stage.js";
 import { h, storageGet, storageSet } from "./dom.js";
 import { SideForm } from "./forms.js";
 import { lang, pick, t } from "./i18n.js";
@@ -334,6 +335,9 @@ export class CombatView {
     this.render();
     this.ctx.announce(this.logText(entry).join(" "));
     document.getElementById("combat-resolve")?.focus();
+    const dice = result.rolls.flatMap((roll, i) => roll.dice.map((d) => ({ sides: d.sides, face: d.final, kind: d.kind, side: i ? "opponent" : "actor" })));
+    const verdict = h("div", { class: "verdict", dataset: { winner: result.winner } }, this.logText(entry).slice(0, 2).map((line, i) => h("p", { class: i ? "verdict-margin" : "verdict-winner", text: line })));
+    playStage({ dice, verdict, detail: document.getElementById("combat-last") }, () => {});
   }
 
   /** The sentences of a log entry, in the current language. */

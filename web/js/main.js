@@ -9,6 +9,8 @@
 //                     quick rolls, opposed rolls between characters and combat actions use it too
 //   views          -> the screen switcher (views.show("characters"), …)
 //   pendingWork()  -> how many debounced updates are scheduled or running (0: the page is settled)
+//   shownFaces()   -> the faces the roll stage's dice show, in the order of the result's dice
+//                     (3D: read back from each die's orientation; see stage.js)
 //   debug          -> engine test hooks (see engine.js and docs/reliability.md):
 //                     kill() crashes the worker, stall() makes it stop answering,
 //                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers
@@ -20,7 +22,7 @@
 import { Engine } from "./engine.js";
 import { CharactersView } from "./characters.js";
 import { CombatView } from "./combat.js";
-import { tumble } from "./dice.js";
+import { diceSettings } from "./dice-settings.js";
 import { debounce, h, nextTask, pendingWork, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
 import { GmTools } from "./gm.js";
 import { randomSeed } from "./fairness.js";
@@ -35,6 +37,8 @@ import { decodeFragment, payloadFits, PREFIX, shareEntry } from "./replay.js";
 import { safeStartNotice } from "./safety.js";
 import { appliedText, SourcesPanel } from "./sources.js";
 import { placementModel, renderOppose, renderRoll } from "./result.js";
+import { updateRollBar } from "./rollbar.js";
+import { playRoll, preload3d, shownFaces } from "./stage.js";
 import { makeLuckRecorder, StatsView } from "./stats.js";
 import { Views } from "./views.js";
 
@@ -118,6 +122,7 @@ window.pyrules = {
   version: null,
   debug: engine.debug,
   pendingWork, // debounced work (odds, dice groups, sources, stats) not done yet: tests wait for 0
+  shownFaces,
 };
 
 /**
@@ -170,6 +175,7 @@ engine.addEventListener("ready", async (event) => {
   performance.mark("pyrules:ready");
   resolveAppReady(event.detail);
   openReplayLink();
+  setTimeout(preload3d, 0); // the 3D dice load after the engine: the boot does not pay for them
 });
 
 // The engine is started before anything reads storage: a stored value, however damaged,
@@ -481,6 +487,7 @@ function drawOdds() {
     }),
   );
   box.classList.toggle("is-stale", lastOdds.stale);
+  updateRollBar(lastOdds);
   $("odds-hint").textContent = t(titled ? "odds.opposeHint" : "odds.hint");
 }
 
@@ -607,7 +614,7 @@ function present({ animate, onLanded }) {
   }
   view.element.classList.add("is-rolling");
   $("skip-hint").hidden = false;
-  const control = tumble(view.dice, () => {
+  const control = playRoll(view, () => {
     animation = null;
     stopSkipListeners();
     $("skip-hint").hidden = true;
@@ -618,7 +625,6 @@ function present({ animate, onLanded }) {
   });
   animation = control.done ? null : control; // reduced motion: landed at once
   if (animation) startSkipListeners();
-  bringIntoView(view.element);
 }
 
 /** The result shown on the card: a placement re-roll keeps the seed of the roll it came from. */
@@ -644,13 +650,6 @@ function announce(text) {
   requestAnimationFrame(() => {
     live.textContent = text;
   });
-}
-
-function bringIntoView(element) {
-  const rect = element.getBoundingClientRect();
-  if (rect.top > window.innerHeight - 120 || rect.bottom < 0) {
-    element.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
-  }
 }
 
 const skipKeys = (event) => {
@@ -1050,6 +1049,7 @@ async function startPage() {
   wire();
   clearResult();
   drawOdds();
+  $("skip-hint").after(diceSettings());
   views.show(location.hash.startsWith(PREFIX) ? "roll" : views.initial());
   await nextTask();
   if (systems) buildAll();

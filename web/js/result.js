@@ -63,7 +63,7 @@ function diceTray(result, placement) {
   result.dice.forEach((die, index) => {
     const el = createDie(die.sides, die.kind);
     setFace(el, die.final);
-    animated.push({ el, face: die.final });
+    animated.push({ el, face: die.final, sides: die.sides, kind: die.kind });
     const caption = h("div", { class: "die-caption" });
     caption.append(h("span", { class: "die-value", text: counts ? t("die.success", { n: die.value }) : t("die.face", { n: die.value }) }));
     if (die.delta) {
@@ -171,7 +171,16 @@ export function renderRoll(system, result, { placement } = {}) {
     meta(result),
   );
   const announce = t("result.announce", { outcome: info.label, margin: formatSigned(result.margin) });
-  return { element: card, dice: animated, announce };
+  return { element: card, dice: animated, announce, verdict: () => stageVerdict(system, result.outcome, formatSigned(result.margin)) };
+}
+
+/** What the roll stage shows in large type once the dice land: tier (or who won), margin. */
+function stageVerdict(system, outcomeId, margin, winnerText = null, winner = null) {
+  const box = h("div", { class: "verdict", dataset: winner ? { winner } : {} });
+  if (winnerText) box.append(h("p", { class: "verdict-winner", text: winnerText }));
+  if (outcomeId) box.append(tierBadge(system, outcomeId, "tier-badge--stage"));
+  box.append(h("p", { class: "verdict-margin", text: t("stage.margin", { margin }) }));
+  return box;
 }
 
 function sideKey(roll) {
@@ -222,6 +231,7 @@ export function renderOppose(system, result, { names } = {}) {
   for (const side of ["actor", "opponent"]) {
     const roll = result[side];
     const { tray, animated: dice } = diceTray(roll, null);
+    for (const die of dice) die.side = side;
     animated.push(...dice);
     const section = h(
       "section",
@@ -251,5 +261,6 @@ export function renderOppose(system, result, { names } = {}) {
   const lines = (result.explanations && pick(result.explanations)) || result.explanation || [];
   card.append(lines.length > 1 ? explanation(result) : "", meta({ seed: result.seed ?? result.actor.seed, physical: result.physical ?? result.actor.physical }));
   const announce = t("result.announceOppose", { winner: winnerText, margin: result.margin });
-  return { element: card, dice: animated, announce };
+  const verdict = () => stageVerdict(system, result.winner_outcome, String(result.margin), winnerText, result.winner);
+  return { element: card, dice: animated, announce, verdict };
 }

@@ -2,7 +2,7 @@
 // a confirmation dialog, a switch, a dice-rolling result area, file download.
 // Text always goes in through textContent; no inline style attribute (CSP).
 
-import { tumble } from "./dice.js";
+import { playRoll } from "./stage.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -65,7 +65,7 @@ export function showRolled(area, view, { announce, onLanded, before = [] } = {})
   area.dataset.shown = String(Number(area.dataset.shown || 0) + 1);
   view.element.classList.add("is-rolling");
   let stop = () => {};
-  const control = tumble(view.dice, () => {
+  const control = playRoll(view, () => {
     stop();
     view.element.classList.remove("is-rolling");
     view.element.classList.add("is-landed");
@@ -82,8 +82,7 @@ export function showRolled(area, view, { announce, onLanded, before = [] } = {})
       document.removeEventListener("pointerdown", skip, true);
     };
   }
-  bringIntoView(area);
-  return control;
+  return control; // the roll stage shows it: the page does not scroll by itself
 }
 
 /** Scroll a freshly shown result into view when it landed below the fold. */

@@ -1,0 +1,369 @@
+// The roll stage: every roll, whichever screen started it, plays in a panel fixed in the
+// viewport (under the tab bar on tablets, above the bottom bar on phones): the dice (3D, 2D
+// or none, see the dice settings), then the verdict in large type. The page's own result card
+// tumbles and lands with it, so the detail (explanation, odds, Flame placement) is one tap away
+// ("Détails"). Closing (a tap on the stage, Escape, the next roll) returns focus where it was;
+// a tap elsewhere on the page, or scrolling the page on, closes it too (the tap does what it
+// would do). It never covers the tab bar nor the roll bar.
+//
+// Hooks: the stage carries data-roll-stage, its verdict data-verdict, and
+// window.pyrules.shownFaces() returns the faces the stage's dice show (3D: read back from
+// each die's orientation), in the order of the result's `dice` list.
+
+import { SUPPORTED } from "./dice-solids.js";
+import { createDie, setFace, tumble } from "./dice.js";
+import { onPrefs, prefs, savePrefs } from "./dice-settings.js";
+import { h, prefersReducedMotion, s } from "./dom.js";
+import { addStrings, t } from "./i18n.js";
+import { click, soundLog } from "./sound.js";
+
+addStrings({
+  fr: {
+    "stage.label": "Lancer de dés",
+    "stage.close": "Fermer",
+    "stage.details": "Détails",
+    "stage.soundOn": "Son des dés : activé",
+    "stage.soundOff": "Son des dés : coupé",
+    "stage.margin": "Marge {margin}",
+  },
+  en: {
+    "stage.label": "Dice roll",
+    "stage.close": "Close",
+    "stage.details": "Details",
+    "stage.soundOn": "Dice sound: on",
+    "stage.soundOff": "Dice sound: muted",
+    "stage.margin": "Margin {margin}",
+  },
+});
+
+let webgl = null;
+function hasWebGL() {
+  if (webgl === null) {
+    try {
+      const canvas = document.createElement("canvas");
+      webgl = Boolean(canvas.getContext("webgl2") || canvas.getContext("webgl"));
+    } catch {
+      webgl = false;
+    }
+  }
+  return webgl;
+}
+
+onPrefs(() => {
+  drawSound();
+  preload3d();
+});
+
+let dice3d = null; // the module, once imported
+let scene = null; // one DiceScene (one WebGL context) for every throw
+let failed3d = false;
+
+/** Import the 3D dice (three.js + cannon-es) ahead of the first throw; called once the engine is ready. */
+export function preload3d() {
+  if (prefs.mode !== "3d" || failed3d || !hasWebGL()) return Promise.resolve(null);
+  dice3d ??= import("./dice3d.js").catch((error) => {
+    failed3d = true;
+    console.warn("3D dice unavailable:", error);
+    return null;
+  });
+  return dice3d;
+}
+
+// ------------------------------------------------------------------------------ the panel
+
+let el = null; // {root, dice, verdict, sound, details}
+// The last element focused outside the stage: a roll button disabled while the engine answers
+// loses focus to <body>, and closing the stage must still give it back.
+let lastFocused = null;
+document.addEventListener("focusin", (event) => {
+  if (!el || !el.root.contains(event.target)) lastFocused = event.target;
+});
+let current = null; // the throw on the stage: {mode, landed, returnFocus, detail, flat, scene}
+let lastShown = null; // the last throw, still answering shownFaces() once the stage is closed
+
+function build() {
+  const close = h("button", { type: "button", class: ["stage-button", "stage-close"], "aria-label": t("stage.close"), text: "×" });
+  const details = h("button", { type: "button", class: ["stage-button", "stage-details"], text: t("stage.details") });
+  const sound = h("button", { type: "button", class: ["stage-button", "stage-sound"], id: "stage-sound" });
+  const root = h(
+    "section",
+    { class: "roll-stage", tabindex: "-1", role: "region", "aria-label": t("stage.label"), dataset: { rollStage: "", state: "closed" }, hidden: true },
+    h("div", { class: "stage-dice" }),
+    h("div", { class: "stage-verdict", dataset: { verdict: "" } }),
+    h("div", { class: "stage-tools" }, sound, details, close),
+  );
+  close.addEventListener("click", () => closeStage(true));
+  details.addEventListener("click", () => showDetail());
+  sound.addEventListener("click", () => {
+    prefs.sound = !prefs.sound;
+    savePrefs();
+  });
+  root.addEventListener("click", (event) => {
+    if (current && current.landed && !event.target.closest("button")) closeStage(true);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && current && current.landed) closeStage(true);
+  });
+  // A tap elsewhere closes the stage and goes on to what was tapped.
+  document.addEventListener(
+    "pointerdown",
+    (event) => {
+      if (current && current.landed && !root.contains(event.target)) closeStage(false);
+    },
+    true,
+  );
+  window.addEventListener("resize", () => current && place());
+  // Scrolling the page on (by hand, or to reach a control) closes it too.
+  window.addEventListener(
+    "scroll",
+    () => {
+      if (current) place(); // the sticky tab bar moved: stay under it
+      if (!current || !current.landed) return;
+      const height = document.documentElement.scrollHeight;
+      if (height !== current.height) {
+        // The page grew or shrank under the stage (the card landing): not a scroll by hand.
+        current.height = height;
+        current.scrollY = window.scrollY;
+      } else if (Math.abs(window.scrollY - current.scrollY) > 40) closeStage(false);
+    },
+    { passive: true },
+  );
+  document.body.append(root);
+  el = { root, dice: root.firstChild, verdict: root.children[1], sound, details, close };
+  drawSound();
+}
+
+function drawSound() {
+  if (!el) return;
+  const icon = s("svg", { class: "stage-icon", viewBox: "0 0 24 24", "aria-hidden": "true", focusable: "false" }, s("path", { d: "M4 9h4l5-4v14l-5-4H4z" }));
+  if (prefs.sound) icon.append(s("path", { class: "stroke", d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" }));
+  else icon.append(s("path", { class: "stroke", d: "M16 9l6 6M22 9l-6 6" }));
+  el.sound.replaceChildren(icon);
+  el.sound.setAttribute("aria-pressed", String(prefs.sound));
+  el.sound.setAttribute("aria-label", t(prefs.sound ? "stage.soundOn" : "stage.soundOff"));
+  el.sound.dataset.sound = prefs.sound ? "on" : "off";
+}
+
+/** Keep the stage clear of the sticky tab bar (tablets) and the bottom bar (phones). */
+function place() {
+  const tabs = document.getElementById("view-tabs");
+  const rect = tabs ? tabs.getBoundingClientRect() : null;
+  const bottomBar = rect && rect.top > window.innerHeight / 2;
+  el.root.style.setProperty("--stage-top", `${rect && !bottomBar ? Math.max(0, rect.bottom) : 0}px`);
+  el.root.style.setProperty("--stage-bottom", `${bottomBar ? window.innerHeight - rect.top : 0}px`);
+}
+
+function closeStage(restoreFocus) {
+  if (!current) return;
+  const { returnFocus } = current;
+  current.closed = true;
+  current = null;
+  el.root.hidden = true;
+  el.root.dataset.state = "closed";
+  if (restoreFocus && returnFocus && returnFocus.isConnected) returnFocus.focus({ preventScroll: true });
+}
+
+function showDetail() {
+  const target = current && current.detail;
+  closeStage(false);
+  if (!target || !target.isConnected) return;
+  if (!target.hasAttribute("tabindex")) target.tabIndex = -1;
+  target.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  target.focus({ preventScroll: true });
+}
+
+// ------------------------------------------------------------------------------ playing
+
+/**
+ * Play a throw on the stage. dice: [{sides, face, kind, side}] in the result's order;
+ * verdict: a Node shown once they land; detail: the element "Détails" brings into view.
+ * Returns {skip(), done}; onDone runs once the dice have landed (at once without motion).
+ */
+export function playStage({ dice, verdict, detail }, onDone) {
+  if (!el) build();
+  const active = document.activeElement;
+  const returnFocus = current ? current.returnFocus : active && active !== document.body ? active : lastFocused;
+  if (current) closeStage(false);
+  const show = { mode: "none", landed: false, returnFocus, detail, dice, closed: false };
+  current = show;
+  lastShown = show;
+  place();
+  el.root.hidden = false;
+  el.root.dataset.state = "rolling";
+  el.verdict.replaceChildren(verdict || "");
+  el.verdict.setAttribute("aria-hidden", "true");
+  el.details.hidden = !detail;
+  el.details.textContent = t("stage.details");
+  el.close.setAttribute("aria-label", t("stage.close"));
+  el.root.setAttribute("aria-label", t("stage.label"));
+  drawSound();
+  const control = { done: false, skip: () => {} };
+  const land = () => {
+    if (control.done) return;
+    control.done = true;
+    show.landed = true;
+    show.scrollY = window.scrollY;
+    show.height = document.documentElement.scrollHeight;
+    if (!show.closed) {
+      el.root.dataset.state = "landed";
+      el.root.dataset.mode = show.mode;
+      el.verdict.removeAttribute("aria-hidden");
+    }
+    onDone();
+  };
+  const mode = prefersReducedMotion() ? "none" : prefs.mode;
+  const use3d = mode === "3d" && !failed3d && hasWebGL() && dice.length > 0 && dice.every((d) => SUPPORTED.has(d.sides));
+  if (mode === "none" || dice.length === 0) {
+    drawFlat(show, dice, false);
+    land();
+    return control;
+  }
+  if (!use3d) {
+    const flat = drawFlat(show, dice, true);
+    const spin = tumble(flat, land);
+    if (prefs.sound) click(0.8);
+    control.skip = () => spin.skip();
+    return control;
+  }
+  show.mode = "3d";
+  el.root.dataset.mode = "3d";
+  let skipped = false;
+  let ready = false;
+  control.skip = () => {
+    skipped = true;
+    if (ready) return; // the frame loop draws the last frame and lands
+    if (!show.closed) drawFlat(show, dice, false); // not simulated yet: the 2D faces, at once
+    land();
+  };
+  throw3d(show, dice, () => skipped, () => {
+    ready = true;
+  })
+    .then((ok) => {
+      if (control.done) return;
+      if (ok || show.closed) {
+        land(); // a closed stage (the next roll began) still lets this roll's card land
+        return;
+      }
+      const flat = drawFlat(show, dice, true);
+      const spin = tumble(flat, land);
+      control.skip = () => spin.skip();
+    })
+    .catch(() => {
+      if (control.done) return;
+      if (!show.closed) drawFlat(show, dice, false);
+      land();
+    });
+  return control;
+}
+
+function drawFlat(show, dice, rolling) {
+  show.mode = rolling ? "2d" : "none";
+  el.root.dataset.mode = show.mode;
+  const animated = dice.map((d) => {
+    const die = createDie(d.sides, d.kind);
+    die.dataset.side = d.side || "actor";
+    setFace(die, d.face);
+    return { el: die, face: d.face };
+  });
+  show.flat = animated;
+  show.scene = null;
+  el.dice.replaceChildren(h("div", { class: ["stage-tray", dice.length > 12 ? "is-many" : ""] }, animated.map((d) => d.el)));
+  return animated;
+}
+
+/** The 3D throw; resolves true once landed (or skipped), false when 3D could not be used. */
+async function throw3d(show, dice, skippedNow, onReady) {
+  const module = await preload3d();
+  if (!module || show.closed || skippedNow()) return false;
+  let canvas = scene ? scene.canvas : null;
+  try {
+    if (!scene) {
+      canvas = h("canvas", { class: "stage-canvas", "aria-hidden": "true" });
+      el.dice.replaceChildren(canvas);
+      scene = new module.DiceScene(canvas);
+    } else el.dice.replaceChildren(canvas);
+    await scene.prepare(dice);
+  } catch (error) {
+    if (error instanceof module.Superseded) return false;
+    console.warn("3D dice failed, 2D instead:", error);
+    failed3d = true;
+    return false;
+  }
+  if (show.closed || skippedNow()) return false; // skipped meanwhile: the 2D faces are shown
+  show.scene = scene;
+  onReady();
+  const frames = scene.length;
+  const rate = Math.max(1, frames / 60); // the whole throw in 1 s at most
+  const impacts = scene.impacts.slice();
+  return new Promise((resolve) => {
+    let start = null;
+    let shown = -1;
+    const frame = (now) => {
+      if (show.closed) return resolve(false);
+      start ??= now;
+      const k = skippedNow() ? frames - 1 : Math.min(frames - 1, ((now - start) / 1000) * 60 * rate);
+      scene.draw(k);
+      if (prefs.sound) {
+        for (const hit of impacts) if (hit.step > shown && hit.step <= k) click(Math.min(1, hit.speed / 20));
+      }
+      shown = k;
+      if (k >= frames - 1) resolve(true);
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+/** The faces the stage's dice show now, in the order of the result's dice list. */
+export function shownFaces() {
+  if (!current && !lastShown) return [];
+  const show = current || lastShown;
+  if (show.scene) return show.scene.shownFaces();
+  return (show.flat || []).map((d) => Number(d.el.dataset.face));
+}
+
+/** Which renderer drew the last throw: "3d", "2d" or "none" (tests and the bench read it). */
+export function stageMode() {
+  return el ? el.root.dataset.mode || "none" : "none";
+}
+
+// ------------------------------------------------------------------------------ page glue
+
+/**
+ * Drop-in for dice.js tumble(): tumbles the page's result card (view.dice) and plays the same
+ * roll on the stage; onDone once both have landed. view: {element, dice, verdict}.
+ */
+export function playRoll(view, onDone) {
+  let pageDone = false;
+  let stageDone = false;
+  const both = () => {
+    if (pageDone && stageDone) onDone();
+  };
+  const page = tumble(view.dice, () => {
+    pageDone = true;
+    both();
+  });
+  const stage = playStage(
+    {
+      dice: view.dice.map((d) => ({ sides: d.sides, face: d.face, kind: d.kind, side: d.side })),
+      verdict: view.verdict ? view.verdict() : null,
+      detail: view.element,
+    },
+    () => {
+      stageDone = true;
+      page.skip();
+      both();
+    },
+  );
+  return {
+    get done() {
+      return pageDone && stageDone;
+    },
+    skip: () => {
+      stage.skip();
+      page.skip();
+    },
+  };
+}
+
+export const testHooks = { soundLog, prefs, stageMode };
