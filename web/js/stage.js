@@ -75,9 +75,12 @@ let el = null; // {root, dice, verdict, sound, details}
 // The last element focused outside the stage: a roll button disabled while the engine answers
 // loses focus to <body>, and closing the stage must still give it back.
 let lastFocused = null;
-document.addEventListener("focusin", (event) => {
-  if (!el || !el.root.contains(event.target)) lastFocused = event.target;
-});
+if (typeof document !== "undefined") {
+  // (no document when Node imports this module for the string-catalogue tests)
+  document.addEventListener("focusin", (event) => {
+    if (!el || !el.root.contains(event.target)) lastFocused = event.target;
+  });
+}
 let current = null; // the throw on the stage: {mode, landed, returnFocus, detail, flat, scene}
 let lastShown = null; // the last throw, still answering shownFaces() once the stage is closed
 
