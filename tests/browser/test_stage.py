@@ -238,6 +238,53 @@ def test_2d_dice_when_webgl_is_missing(new_app: Any, site: str) -> None:
     assert kinds == [d["kind"] == "black_flame" for d in expected["dice"]]
 
 
+# Whenever the page changes while the stage rolls: is the combat outcome card visible, and
+# has anything been announced? Observed after each change (a MutationObserver), so the check
+# sees the page as it will be painted.
+COMBAT_WATCH = """
+() => {
+  window.__combatSeen = [];
+  new MutationObserver(() => {
+    const stage = document.querySelector('[data-roll-stage]');
+    const last = document.getElementById('combat-last');
+    if (!stage || stage.dataset.state !== 'rolling' || !last || !last.textContent.trim()) return;
+    window.__combatSeen.push({
+      visibility: getComputedStyle(last).visibility,
+      announced: document.getElementById('announcer').textContent,
+    });
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}
+"""
+
+
+def test_combat_outcome_waits_for_the_dice(new_app: Any, site: str) -> None:
+    app = new_app(site, reduced_motion="no-preference")
+    app.open()
+    page = app.page
+    page.click("#tab-combat")
+    for who in ("Sbire", "Garde"):
+        page.fill("#combat-quick-name", who)
+        page.fill("#f-quick-steps-ardeur", "6")
+        page.click("#combat-add-quick")
+        page.wait_for_selector(f"#combat-order .fighter-label:text-is('{who}')")
+    page.select_option("#combat-actor", label="Sbire")
+    page.select_option("#combat-target", label="Garde")
+    page.evaluate("() => { document.getElementById('announcer').textContent = ''; }")
+    page.evaluate(COMBAT_WATCH)
+    app.set_seed(3)
+    page.click("#combat-resolve")
+    page.wait_for_selector(LANDED)
+    seen = page.evaluate("() => window.__combatSeen")
+    assert seen, "the outcome card was never drawn while the dice rolled"
+    assert {s["visibility"] for s in seen} == {"hidden"}
+    assert {s["announced"] for s in seen} == {""}
+    # Once landed: the card shows and the outcome is announced.
+    page.wait_for_function(
+        "() => getComputedStyle(document.getElementById('combat-last')).visibility === 'visible'"
+    )
+    page.wait_for_function("() => document.getElementById('announcer').textContent !== ''")
+
+
 def test_3d_throw_hides_the_verdict_until_it_lands_and_skips(new_app: Any, site: str) -> None:
     app = new_app(site, reduced_motion="no-preference")
     app.open()

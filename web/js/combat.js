@@ -333,11 +333,16 @@ export class CombatView {
     const record = combatEntry({ request, result, actor, target, actorSkill, targetSkill });
     if (this.ctx.history.add(record.entry)) this.ctx.recordLuck(record.entry, record.luckResult);
     this.render();
-    this.ctx.announce(this.logText(entry).join(" "));
     document.getElementById("combat-resolve")?.focus();
     const dice = result.rolls.flatMap((roll, i) => roll.dice.map((d) => ({ sides: d.sides, face: d.final, kind: d.kind, side: i ? "opponent" : "actor" })));
     const verdict = h("div", { class: "verdict", dataset: { winner: result.winner } }, this.logText(entry).slice(0, 2).map((line, i) => h("p", { class: i ? "verdict-margin" : "verdict-winner", text: line })));
-    playStage({ dice, verdict, detail: document.getElementById("combat-last") }, () => {});
+    // The outcome card stays hidden, and nothing is announced, until the dice have landed.
+    const last = document.getElementById("combat-last");
+    last?.classList.add("stage-pending");
+    playStage({ dice, verdict, detail: last }, () => {
+      last?.classList.remove("stage-pending");
+      this.ctx.announce(this.logText(entry).join(" "));
+    });
   }
 
   /** The sentences of a log entry, in the current language. */
