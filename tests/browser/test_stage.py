@@ -76,6 +76,19 @@ def stage_seen(app: App) -> None:
         assert facts == {"inside": True, "onTop": True}, (sel, facts)
 
 
+def two_quick_fighters(app: App) -> None:
+    """On the combat screen: two quick participants, Sbire acting against Garde."""
+    page = app.page
+    page.click("#tab-combat")
+    for who in ("Sbire", "Garde"):
+        page.fill("#combat-quick-name", who)
+        page.fill("#f-quick-steps-ardeur", "6")
+        page.click("#combat-add-quick")
+        page.wait_for_selector(f"#combat-order .fighter-label:text-is('{who}')")
+    page.select_option("#combat-actor", label="Sbire")
+    page.select_option("#combat-target", label="Garde")
+
+
 def shown_faces(app: App) -> list[int]:
     return app.page.evaluate("() => window.pyrules.shownFaces()")
 
@@ -190,14 +203,7 @@ def test_every_entry_point_plays_on_the_stage_in_view(
     close_stage(app)
 
     # 6. A combat action between two quick participants.
-    page.click("#tab-combat")
-    for who in ("Sbire", "Garde"):
-        page.fill("#combat-quick-name", who)
-        page.fill("#f-quick-steps-ardeur", "6")
-        page.click("#combat-add-quick")
-        page.wait_for_selector(f"#combat-order .fighter-label:text-is('{who}')")
-    page.select_option("#combat-actor", label="Sbire")
-    page.select_option("#combat-target", label="Garde")
+    two_quick_fighters(app)
     app.set_seed(3)
     page.click("#combat-resolve")
     stage_seen(app)
@@ -261,14 +267,7 @@ def test_combat_outcome_waits_for_the_dice(new_app: Any, site: str) -> None:
     app = new_app(site, reduced_motion="no-preference")
     app.open()
     page = app.page
-    page.click("#tab-combat")
-    for who in ("Sbire", "Garde"):
-        page.fill("#combat-quick-name", who)
-        page.fill("#f-quick-steps-ardeur", "6")
-        page.click("#combat-add-quick")
-        page.wait_for_selector(f"#combat-order .fighter-label:text-is('{who}')")
-    page.select_option("#combat-actor", label="Sbire")
-    page.select_option("#combat-target", label="Garde")
+    two_quick_fighters(app)
     page.evaluate("() => { document.getElementById('announcer').textContent = ''; }")
     page.evaluate(COMBAT_WATCH)
     app.set_seed(3)
