@@ -817,6 +817,8 @@ def serve(host: str, port: int, prefix: str) -> int:
         ) from None
     print(f"Serving dist/ at {server_url(server, prefix)}  (Ctrl-C to stop)", flush=True)
     signal.signal(signal.SIGTERM, _interrupt)
+    # Ctrl-C stops it even when started as a background job, which inherits SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

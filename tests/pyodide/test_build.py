@@ -120,6 +120,7 @@ def test_dist_layout(dist_dir: Path) -> None:
         | {info["wheel"], info["micropip"], "systems.json", ".nojekyll", *build.GENERATED}
         | {w["url"] for w in info["wheels"]}
         | {info["snapshot"]["url"]}
+        | set(build.VENDOR_FILES)  # the 3D dice libraries, copied from node_modules
     )
     assert {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()} == (
         expected
