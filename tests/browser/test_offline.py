@@ -318,6 +318,12 @@ def test_update_banner_switches_build_and_keeps_history(
             "() => document.getElementById('pwa-status').textContent === 'Ready offline'"
         )
         app.roll()
+        # The roll's luck rank and chance of success are added to its entry once the engine
+        # answers: wait for them, so that what is kept is the entry as it will stay.
+        app.page.wait_for_function(
+            """() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')
+                .some((e) => typeof e.luck === 'number' && 'success' in e)"""
+        )
         kept = app.page.evaluate("() => localStorage.getItem('pyrules:history')")
         entries = json.loads(kept)
         assert len(entries) == 1

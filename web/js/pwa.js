@@ -17,6 +17,7 @@ const FIRST_VISIT_WAIT_MS = 20000; // at most this long for the engine before ca
 const CHECK_EVERY_MS = 30 * 60 * 1000; // look for a new build this often while visible
 const STATUS_TIMEOUT_MS = 5000;
 const RELOAD_FALLBACK_MS = 10000;
+const PREPARING_RETRY_MS = 5000; // while the offline copy is still being made, ask again this often
 
 const TEXT = {
   fr: {
@@ -223,7 +224,22 @@ async function checkStatus() {
   } catch (error) {
     console.warn("[pwa]", error);
     render();
+    retryWhilePreparing();
   }
+}
+
+let retryTimer = null;
+/**
+ * Still preparing, with no problem named (a refill under way, or a status message lost when
+ * the browser stopped the worker): ask again soon, which also restarts the refill. A named
+ * problem (no room on the device) is not retried this often.
+ */
+function retryWhilePreparing() {
+  if (state.ready || state.problem || retryTimer !== null) return;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    checkStatus();
+  }, PREPARING_RETRY_MS);
 }
 
 /** A status from the service worker: asked for, or sent when it refilled its cache. */
@@ -234,6 +250,7 @@ function showStatus(answer) {
   state.problem = answer.complete ? null : answer.problem || null;
   render();
   if (state.ready) keepStorage();
+  else retryWhilePreparing();
 }
 
 /** Installed apps ask the browser not to evict their data under storage pressure. */
