@@ -174,6 +174,16 @@ class System(Generic[P]):
     ) -> OpposeResult:
         raise NotImplementedError
 
+    def both_sides(
+        self, actor: P, opponent: P, faces: tuple[Faces, Faces] | None, rng: random.Random | None
+    ) -> tuple[RollResult, RollResult]:
+        """Each side's result in an opposition: from the typed faces, or rolled from ``rng``
+        (the actor first, so a seed replays both)."""
+        if faces is None:
+            assert rng is not None
+            return self.roll(actor, rng), self.roll(opponent, rng)
+        return self.resolve(actor, faces[0]), self.resolve(opponent, faces[1])
+
     def oppose_score(self, result: RollResult) -> int:
         """What an opposition compares, side against side: the higher score wins."""
         raise NotImplementedError

@@ -136,11 +136,7 @@ class D100System(System[D100Params]):
         self, actor: D100Params, opponent: D100Params,
         faces: tuple[Faces, Faces] | None, rng: random.Random | None,
     ) -> OpposeResult:
-        if faces is None:
-            assert rng is not None
-            a, b = self.roll(actor, rng), self.roll(opponent, rng)
-        else:
-            a, b = self.resolve(actor, faces[0]), self.resolve(opponent, faces[1])
+        a, b = self.both_sides(actor, opponent, faces, rng)
         winner = ("actor" if a.margin > b.margin else
                   "opponent" if b.margin > a.margin else "tie")
         line = Line.of("d100.oppose", a=a.margin, b=b.margin, winner=winner)

@@ -553,11 +553,7 @@ class NotationSystem(System[NotationParams]):
         self, actor: NotationParams, opponent: NotationParams,
         faces: tuple[Faces, Faces] | None, rng: random.Random | None,
     ) -> OpposeResult:
-        if faces is None:
-            assert rng is not None
-            a, b = self.roll(actor, rng), self.roll(opponent, rng)
-        else:
-            a, b = self.resolve(actor, faces[0]), self.resolve(opponent, faces[1])
+        a, b = self.both_sides(actor, opponent, faces, rng)
         winner = "actor" if a.margin > b.margin else "opponent" if b.margin > a.margin else "tie"
         line = Line.of("notation.oppose", a=a.margin, b=b.margin, winner=winner)
         return OpposeResult(self.id, winner, abs(a.margin - b.margin), a, b, lines=(line,))

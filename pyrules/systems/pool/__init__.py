@@ -286,11 +286,7 @@ class PoolSystem(System[PoolParams]):
         self, actor: PoolParams, opponent: PoolParams,
         faces: tuple[Faces, Faces] | None, rng: random.Random | None,
     ) -> OpposeResult:
-        if faces is None:
-            assert rng is not None
-            a, b = self.roll(actor, rng), self.roll(opponent, rng)
-        else:
-            a, b = self.resolve(actor, faces[0]), self.resolve(opponent, faces[1])
+        a, b = self.both_sides(actor, opponent, faces, rng)
         sa, sb = a.get("successes"), b.get("successes")
         winner = "actor" if sa > sb else "opponent" if sb > sa else "tie"
         line = Line.of("pool.oppose", a=sa, b=sb, winner=winner)
