@@ -80,6 +80,7 @@ const DYNAMIC = {
   "fair.verdict.": "fairness.js: one per verdict of the fairness test",
   "history.kind.": "history-entry.js: one per kind of combat entry",
   "odds.versus.": "odds.js: actor, opponent, tie",
+  "pwa.": "pwa.js: the offline badge's states (and their titles) and the update banner",
   "result.": "result.js: one per number of a result worth showing (NUMBERS)",
   "result.extreme.": "result.js: high or low extreme die",
   "sources.unit.": "sources.js: one per unit of an augmentation source",
@@ -91,7 +92,7 @@ function literalKeys() {
   const prefixes = new Set([...ALL.fr.keys()].map((key) => key.split(".")[0]));
   const found = [];
   for (const [name, text] of SOURCES) {
-    if (name === "pwa.js" || CATALOGUE_FILES.includes(name) && name.endsWith("strings.js")) continue; // pwa.js: its own table
+    if (name.endsWith("strings.js")) continue;
     for (const [, key] of text.matchAll(/(?<![\w.$])t\(\s*"([^"]+)"/g)) found.push([name, key]);
     // Any other string that reads like a key of a known family ("import.json" in {key: …}).
     for (const [, key] of text.matchAll(/"([a-z][A-Za-z]*\.[\w.:-]*\w)"/g)) if (prefixes.has(key.split(".")[0])) found.push([name, key]);
