@@ -62,11 +62,6 @@ addStrings({
     "curve.summary": "Courbe de la chance de chaque palier pour {field} de {from} à {to}. {half}",
     "curve.none.fields": "Aucun réglage de ce système ne se prête à une courbe.",
     "curve.invalid": "Corrigez le formulaire pour voir la courbe.",
-    // the odds panel's pending answer (main.js)
-    "odds.pending": "calcul…",
-    "odds.cancel": "Annuler",
-    "odds.incomplete": "Remplissez les champs pour voir les probabilités.",
-    "odds.cancelled": "Calcul annulé : les probabilités affichées sont les précédentes.",
   },
   en: {
     "odds.title": "Odds",
@@ -125,10 +120,5 @@ addStrings({
     "curve.summary": "Curve of the chance of each tier for {field} from {from} to {to}. {half}",
     "curve.none.fields": "No setting of this system lends itself to a curve.",
     "curve.invalid": "Fix the form to see the curve.",
-    // the odds panel's pending answer (main.js)
-    "odds.pending": "computing…",
-    "odds.cancel": "Cancel",
-    "odds.incomplete": "Fill in the fields to see the odds.",
-    "odds.cancelled": "Computation cancelled: the odds shown are the previous ones.",
   },
 });

@@ -113,6 +113,15 @@ addStrings({
     "replay.already": "Déjà dans l’historique",
     "replay.review": "Jet revu depuis l’historique : mêmes dés, même verdict. Il y est déjà, il n’est pas enregistré une seconde fois.",
     "stage.margin": "Marge {margin}",
+    // the odds panel's pending answer, the engine restarting under a request
+    "odds.pending": "calcul…",
+    "odds.cancel": "Annuler",
+    "odds.incomplete": "Remplissez les champs pour voir les probabilités.",
+    "odds.cancelled": "Calcul annulé : les probabilités affichées sont les précédentes.",
+    "engine.unavailable": "le moteur ne répond pas (il redémarre) ; rien n’a été enregistré, réessayez.",
+    // the sources panel and the opposition as the characters screen opens them
+    "sources.entry": "Pour la compétence",
+    "oppc.from": "Opposer à un autre personnage",
   },
   en: {
     "system.legend": "Game system",
@@ -221,5 +230,14 @@ addStrings({
     "replay.already": "Already in the history",
     "replay.review": "Roll shown again from the history: same dice, same verdict. It is already there and is not recorded twice.",
     "stage.margin": "Margin {margin}",
+    // the odds panel's pending answer, the engine restarting under a request
+    "odds.pending": "computing…",
+    "odds.cancel": "Cancel",
+    "odds.incomplete": "Fill in the fields to see the odds.",
+    "odds.cancelled": "Computation cancelled: the odds shown are the previous ones.",
+    "engine.unavailable": "the engine is not answering (it is restarting); nothing was recorded, try again.",
+    // the sources panel and the opposition as the characters screen opens them
+    "sources.entry": "For the skill",
+    "oppc.from": "Oppose to another character",
   },
 });

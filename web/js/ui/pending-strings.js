@@ -1,8 +1,9 @@
-// HANDOVER, to delete: the keys used only by the characters screen (characters.js, sheet.js,
-// store.js) and every `combat.` key of the central catalogue. The characters and combat helpers
-// of issue 12 move them into characters/strings.js and combat/strings.js; once those land, drop
-// here every key they define (tests/js/i18n.test.js fails on a key defined twice) and delete
-// this file and its import in main.js.
+// HANDOVER, to delete: the keys of the central catalogue used only by the characters screen
+// (characters.js, sheet.js, store.js) and every `combat.` key. The characters and combat
+// helpers of issue 12 move them into characters/strings.js and combat/strings.js (checked on
+// their branches: they define all of these but efforts.title and efforts.rest, which their
+// sheet takes from the engine instead). Once both have landed, delete this file and its import
+// in main.js; tests/js/i18n.test.js fails on any key defined twice or missing.
 
 import { addStrings } from "../i18n.js";
 
@@ -66,12 +67,10 @@ addStrings({
     "efforts.count": "{available} disponible(s) sur {total} aujourd’hui",
     "efforts.rest": "Nuit de repos",
     "efforts.restored": "Nuit de repos : {total} effort(s) exceptionnel(s) disponible(s).",
-    "sources.entry": "Pour la compétence",
     "quick.title": "{name} — {label}",
     "quick.error": "« {label} » n’a pas pu être lancé : {message}",
     "quick.facesRoll": "Valider les dés",
     "quick.facesCancel": "Annuler",
-    "oppc.from": "Opposer à un autre personnage",
     "combat.title": "Combat",
     "combat.round": "Round {n}",
     "combat.roundShort": "R{n}",
@@ -232,12 +231,10 @@ addStrings({
     "efforts.count": "{available} of {total} left today",
     "efforts.rest": "Night's rest",
     "efforts.restored": "Night’s rest: {total} exceptional effort(s) available.",
-    "sources.entry": "For the skill",
     "quick.title": "{name} — {label}",
     "quick.error": "“{label}” could not be rolled: {message}",
     "quick.facesRoll": "Use these dice",
     "quick.facesCancel": "Cancel",
-    "oppc.from": "Oppose to another character",
     "combat.title": "Combat",
     "combat.round": "Round {n}",
     "combat.roundShort": "R{n}",

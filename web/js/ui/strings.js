@@ -105,8 +105,6 @@ addStrings({
     "qr.label": "Code QR du lien de ce jet",
     "qr.hint": "À scanner avec l’appareil photo d’un autre téléphone ou d’une autre tablette : il ouvre le même jet.",
     "qr.failed": "Code QR indisponible : {why}",
-    // the engine restarting under a request (main.js)
-    "engine.unavailable": "le moteur ne répond pas (il redémarre) ; rien n’a été enregistré, réessayez.",
   },
   en: {
     "app.title": "pyrules",
@@ -207,7 +205,5 @@ addStrings({
     "qr.label": "QR code of this roll's link",
     "qr.hint": "Scan it with another phone's or tablet's camera: it opens the same roll.",
     "qr.failed": "QR code unavailable: {why}",
-    // the engine restarting under a request (main.js)
-    "engine.unavailable": "the engine is not answering (it is restarting); nothing was recorded, try again.",
   },
 });
