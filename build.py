@@ -862,13 +862,15 @@ def missing_requirements(requirements: list[str]) -> list[str]:
 
 
 def ensure_test_tools() -> None:
-    """pip-install the `[test]` extra's pinned tools that are missing or at another version."""
+    """pip-install the `[test]` extra's pinned tools that are missing or at another version;
+    fetch the engine's wheels and the wheel's build backend into .cache/wheels/."""
     missing = missing_requirements(test_requirements())
     if missing:
         cmd = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
         if run([*cmd, *missing]).returncode != 0:
             raise BuildError(f"could not install {' '.join(missing)} with pip")
     ensure_engine_deps()
+    ensure_backend()  # the wheel's build backend, for the build and tests/pyodide/test_build.py
 
 
 def missing_system_tools(which: Any = shutil.which) -> list[tuple[str, str]]:
