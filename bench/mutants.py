@@ -1,4 +1,5 @@
-"""Plant the twelve bugs of issue 11 §4, one at a time, and check a test catches each.
+"""Plant the twelve bugs of issue 11 §4 (the request limit both ways: 13 mutants), one at a
+time, and check a test catches each.
 
 Each mutant is one realistic change of one line, (file, old text, new text), with the test
 files that must catch it. For each: the file is changed, pytest runs those files, the file is
@@ -8,7 +9,7 @@ moved and this list must follow it.
 
 Slow (a browser test file per web mutant, each rebuilding dist/): not part of the test run.
 
-    python bench/mutants.py                      # all twelve
+    python bench/mutants.py                      # all of them
     python bench/mutants.py fumble d100          # those whose name contains a word
     python bench/mutants.py --browser-runner "flock /tmp/lock python -m pytest"
 
@@ -68,6 +69,8 @@ MUTANTS = (
            (RULES,)),
     Mutant("request limit off by one", "pyrules/api.py",
            "if len(request) > MAX_REQUEST:", "if len(request) >= MAX_REQUEST:", (LIMITS,)),
+    Mutant("request limit raised", "pyrules/api.py",
+           "MAX_REQUEST = 100_000", "MAX_REQUEST = 1_000_000", (LIMITS,)),
     Mutant("too many faces names no field", "pyrules/fields.py",
            "        if len(items) > FACES_MAX:\n"
            "            raise ParamError(self.name, \"too_many_faces\"",
