@@ -8,6 +8,8 @@ tests (exit code 1). A mutant whose old text is not found exactly once is an err
 moved and this list must follow it.
 
 Slow (a browser test file per web mutant, each rebuilding dist/): not part of the test run.
+While it runs, the planted file is on disk: run nothing else from this worktree meanwhile
+(a build or a test started then would take the bug in).
 
     python bench/mutants.py                      # all of them
     python bench/mutants.py fumble d100          # those whose name contains a word
