@@ -26,6 +26,8 @@ def test_every_css_file_is_linked_once_from_index_html() -> None:
 
 
 def test_no_css_file_is_over_400_lines() -> None:
-    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (WEB / "css").glob("*.css")}
+    sizes = {
+        p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (WEB / "css").glob("*.css")
+    }
     too_long = {name: n for name, n in sizes.items() if n > MAX_LINES}
     assert not too_long, f"split these stylesheets by component: {too_long}"
