@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -200,21 +201,25 @@ def pixels(png: bytes) -> Any:
 def compare_state(a: Side, b: Side, label: str, out_dir: Path) -> list[str]:
     problems: list[str] = []
     count = "() => document.getElementsByTagName('*').length"
-    try:  # the same DOM on both sides (a late badge or notice may still be on its way)
-        a.page.wait_for_function(
-            f"(n) => ({count})() === n", arg=b.page.evaluate(count), timeout=5000
-        )
-    except Exception:
-        b.page.wait_for_function(
-            f"(n) => ({count})() === n", arg=a.page.evaluate(count), timeout=5000
-        )
+    count = "() => document.getElementsByTagName('*').length"
+    for _ in range(2):  # the same DOM on both sides (a late badge or notice may be on its way)
+        for x, y in ((a, b), (b, a)):
+            try:
+                n = y.page.evaluate(count)
+                x.page.wait_for_function(f"(n) => ({count})() === n", arg=n, timeout=3000)
+            except Exception:
+                pass
     import time
 
     t0 = time.perf_counter()
     sa, sb = a.page.evaluate(CAPTURE, None), b.page.evaluate(CAPTURE, None)
     print(f"   capture {time.perf_counter() - t0:.1f} s", flush=True)
     if [x[0] for x in sa] != [x[0] for x in sb]:
-        problems.append(f"{label}: the DOM differs ({len(sa)} vs {len(sb)} elements)")
+        ca, cb = Counter(x[0] for x in sa), Counter(x[0] for x in sb)
+        problems.append(
+            f"{label}: the DOM differs ({len(sa)} vs {len(sb)} elements): "
+            f"before only {dict(ca - cb)}, after only {dict(cb - ca)}"
+        )
     else:
         bad = [i for i, (x, y) in enumerate(zip(sa, sb, strict=True)) if x[1:] != y[1:]]
         if bad:
