@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 // Every module that adds its own strings and can be imported without a page.
-import "../../web/js/characters.js";
+import "../../web/js/characters/view.js";
 import "../../web/js/fairness.js";
 import "../../web/js/history.js";
 import "../../web/js/notices.js";

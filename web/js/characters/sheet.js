@@ -10,8 +10,9 @@
 // engine's `systems` answer (the system's fields and the `table` ops' fields) so they
 // are the same as everywhere else; only the accessories bonus is ours.
 
-import { paramsFit } from "./checks.js";
-import { both } from "./i18n.js";
+import { paramsFit } from "../checks.js";
+import { both } from "../i18n.js";
+import "./strings.js";
 
 export const NAME_MAX = 60;
 export const NOTE_MAX = 500;
