@@ -690,3 +690,59 @@ def test_without_indexeddb_characters_are_kept_in_local_storage(new_app: Any, si
     pick_character(app, "Sans-Base")
     app.check_clean()
     app.context.close()
+
+
+PUT_CHARACTER = """(record) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('pyrules');
+    open.onsuccess = () => {
+      const tx = open.result.transaction('characters', 'readwrite');
+      tx.objectStore('characters').put(record);
+      tx.oncomplete = () => { open.result.close(); resolve(); };
+      tx.onerror = () => reject(tx.error);
+    };
+    open.onerror = () => reject(open.error);
+})"""
+
+
+def test_stored_numbers_the_engine_refuses_never_stop_the_app(new_app: Any, site: str) -> None:
+    """A stored d6 character whose numbers are out of the engine's bounds (a Flame of 10^9,
+    which a loop drawing one pip per effort would never finish; a negative count) still
+    lets the app start: the sheet draws, the efforts box says the engine's own refusal, a
+    quick roll says it too. The page counts and bounds nothing itself."""
+    app = new_app(site)
+    app.open()
+    page = app.page
+    show(app, "characters")
+    page.wait_for_selector("#char-list")
+    stats = {"flame": 10**9, "clarity": 2, "efforts_used": -3}
+    page.evaluate(
+        PUT_CHARACTER,
+        {
+            "id": "c-huge",
+            "system": "d6",
+            "name": "Démesuré",
+            "note": "",
+            "pc": True,
+            "stats": stats,
+            "entries": [{"id": "e-1", "label": "Perception", "params": {"attribute": 3}}],
+            "created": "2026-01-01T10:00:00.000Z",
+            "updated": "2026-01-01T10:00:00.000Z",
+        },
+    )
+    app.reload()
+    show(app, "characters")
+    pick_character(app, "Démesuré")
+    check = {"flame": stats["flame"], "used": stats["efforts_used"], "action": "check"}
+    refused = local_handle({"op": "effort", "params": check})["error"]
+    assert refused["field"] in ("flame", "used")
+    page.wait_for_selector("#efforts-error")
+    assert page.text_content("#efforts-error") == refused["message"]
+    assert page.locator("#efforts .effort-pip").count() == 0
+    page.click("#char-detail .entry-roll:has-text('Perception')")
+    page.locator("#quick-error").wait_for(state="visible")
+    roll = local_handle(
+        {"op": "roll", "system": "d6", "params": {"attribute": 3, "flame": 10**9, "clarity": 2}}
+    )["error"]
+    assert roll["message"] in page.text_content("#quick-error")
+    app.check_clean()
+    app.context.close()

@@ -6,7 +6,8 @@ import { SideForm } from "../forms.js";
 import { lang, pick, t } from "../i18n.js";
 import { flash, switchControl } from "../ui.js";
 import { formSystem, rawFrom } from "./formdata.js";
-import { cleanCharacter, defaultStats, entryFields, extraFields, LABEL_MAX, NAME_MAX, newId, NOTE_MAX, rollParams, statFields } from "./sheet.js";
+import { cleanCharacter, defaultStats, entryFields, extraFields, LABEL_MAX, NAME_MAX, newId, NOTE_MAX, statFields } from "./sheet.js";
+import { judgeEntries, judgeStats, statField } from "./validation.js";
 import "./strings.js";
 
 export class EditorPart {
@@ -202,14 +203,6 @@ export class EditorPart {
     let stats = {};
     if (this.statsForm) {
       const { params, errors } = this.statsForm.collect({ withFaces: false });
-      // The sheet numbers are not sent to the engine as such: their bounds are checked here.
-      for (const field of statFields(system, table)) {
-        const value = params[field.name];
-        if (errors.some((e) => e.field === field.name) || typeof value !== "number") continue;
-        if ((field.min !== undefined && field.min !== null && value < field.min) || (field.max !== undefined && field.max !== null && value > field.max)) {
-          errors.push({ field: field.name, message: t("editor.statRange", { min: field.min, max: field.max }) });
-        }
-      }
       for (const error of errors) this.statsForm.setError(error.field, error.message);
       if (errors.length) first ??= document.getElementById(`f-stats-${system.id}-${errors[0].field}`);
       stats = params;
@@ -234,30 +227,39 @@ export class EditorPart {
       if (extrasForm) entry.sources = extrasForm.collect({ withFaces: false }).params;
       entries.push(entry);
     });
-    if (first) {
-      this.showEditorError(t("editor.fix"));
-      first.focus();
-      return;
-    }
     const character = { ...draft, name, note: draft.note.slice(0, NOTE_MAX), stats, entries, updated: new Date().toISOString() };
     character.created ??= character.updated;
-    // The engine judges every entry with the sheet's numbers (bounds, combinations).
     this.busy = true;
     try {
+      // The engine judges the sheet's numbers (said next to each, with the other mistakes),
+      // then every skill rolled with them (bounds, combinations).
+      let unplaced = null;
+      for (const refusal of await judgeStats((r) => this.ctx.engine.call(r), system, table, character, lang())) {
+        const field = refusal.stat && statField(system, table, refusal.stat);
+        if (!field || !this.statsForm?.setError(field.name, statMessage(field, refusal.message))) {
+          unplaced ??= t("import.statInvalid", { name, stat: refusal.field ?? "", message: refusal.message });
+          continue;
+        }
+        first ??= document.getElementById(`f-stats-${system.id}-${field.name}`);
+      }
+      if (first || unplaced) {
+        this.showEditorError(unplaced || t("editor.fix"));
+        first?.focus();
+        return;
+      }
       const clean = cleanCharacter(character, this.systems(), table);
       if (clean.error) {
         this.showEditorError(t(clean.error.key, clean.error.vars));
         return;
       }
-      for (const [index, entry] of entries.entries()) {
-        const answer = await this.ctx.engine.call({ op: "dice", system: system.id, params: rollParams(system, character, entry), lang: lang() });
-        if (answer.ok) continue;
-        const { form } = this.entryForms[index];
-        const field = answer.error.field;
-        this.entryForms[index].label.closest("details").open = true;
-        if (field && form.setError(field, answer.error.message)) form.focusField(field);
-        else if (field && this.statsForm && this.statsForm.setError(field, answer.error.message)) this.statsForm.focusField(field);
-        this.showEditorError(t("import.entryInvalid", { name, label: entry.label, message: answer.error.message }));
+      const refused = await judgeEntries((r) => this.ctx.engine.call(r), system, character, lang());
+      if (refused) {
+        const { form, label } = this.entryForms[refused.index];
+        const { field, message } = refused;
+        label.closest("details").open = true;
+        if (field && form.setError(field, message)) form.focusField(field);
+        else if (field && this.statsForm && this.statsForm.setError(field, message)) this.statsForm.focusField(field);
+        this.showEditorError(t("import.entryInvalid", { name, label: entries[refused.index].label, message }));
         return;
       }
       await this.put(character);
@@ -273,5 +275,10 @@ export class EditorPart {
       this.busy = false;
     }
   }
+}
 
+/** What is said next to a sheet number the engine refused: its described bounds, else the engine's words. */
+function statMessage(field, message) {
+  const bounded = field.type === "int" && Number.isFinite(field.min) && Number.isFinite(field.max);
+  return bounded ? t("editor.statRange", { min: field.min, max: field.max }) : message;
 }

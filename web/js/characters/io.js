@@ -1,10 +1,11 @@
 // Export of every character to a JSON file, and import of such a file: its shape checked
 // here, every skill by the engine, then saved all or nothing. Methods of CharactersView.
 
-import { lang, t } from "../i18n.js";
+import { lang, pick, t } from "../i18n.js";
 import { download, flash, stamp } from "../ui.js";
-import { cleanCharacter, exportDocument, importList, newId, rollParams } from "./sheet.js";
+import { cleanCharacter, exportDocument, importList, newId } from "./sheet.js";
 import * as store from "./store.js";
+import { judgeCharacter, statField } from "./validation.js";
 import "./strings.js";
 
 // An export of 500 characters of 100 skills is well under this; a bigger file is not ours.
@@ -56,15 +57,20 @@ export class IoPart {
       }
       clean.push(result.character);
     }
+    // The engine judges every sheet number, then every skill rolled with them.
     for (const character of clean) {
       const system = this.system(character.system);
-      for (const entry of character.entries) {
-        const answer = await this.ctx.engine.call({ op: "dice", system: system.id, params: rollParams(system, character, entry), lang: lang() });
-        if (!answer.ok) {
-          refuse(t("import.entryInvalid", { name: character.name, label: entry.label, message: answer.error.message }));
-          return;
-        }
+      const verdict = await judgeCharacter((r) => this.ctx.engine.call(r), system, table, character, lang());
+      if (!verdict) continue;
+      if (verdict.entry) {
+        const label = character.entries[verdict.entry.index].label;
+        refuse(t("import.entryInvalid", { name: character.name, label, message: verdict.entry.message }));
+      } else {
+        const [first] = verdict.stats;
+        const field = first.stat && statField(system, table, first.stat);
+        refuse(t("import.statInvalid", { name: character.name, stat: field ? pick(field.label) : first.field ?? "", message: first.message }));
       }
+      return;
     }
     // Same id as a character already here (or twice in the file): keep both, re-id the new one.
     const taken = new Set(this.characters.map((c) => c.id));

@@ -17,12 +17,13 @@ export class QuickPart {
   /** Spend an exceptional effort if the params ask for one: {ok, commit()} or {ok:false, message}. */
   async effortFor(character, params) {
     character = this.byId(character.id) || character; // the sheet may be older than the last spend
-    const state = effortState(character);
+    const state = effortState(this.system(character.system), character);
     if (!state || !params[state.param]) return { ok: true, commit: async () => {} };
-    const answer = await this.ctx.engine.call({ op: "effort", params: { flame: state.flame, used: Math.min(state.used, state.flame), action: "use" }, lang: lang() });
+    const answer = await this.ctx.engine.call({ ...state.request("use"), lang: lang() });
     if (!answer.ok) return { ok: false, message: answer.error.message };
     return {
       ok: true,
+      spent: answer.result,
       commit: async () => {
         const fresh = this.byId(character.id) || character;
         const updated = { ...fresh, stats: { ...fresh.stats, [state.usedKey]: answer.result.used }, updated: new Date().toISOString() };
@@ -38,8 +39,8 @@ export class QuickPart {
 
   async effortAction(character, action) {
     character = this.byId(character.id) || character;
-    const state = effortState(character);
-    const answer = await this.ctx.engine.call({ op: "effort", params: { flame: state.flame, used: Math.min(state.used, state.flame), action }, lang: lang() });
+    const state = effortState(this.system(character.system), character);
+    const answer = await this.ctx.engine.call({ ...state.request(action), lang: lang() });
     if (!answer.ok) {
       flash(this.quickError, answer.error.message, "error");
       return;
@@ -154,7 +155,7 @@ export class QuickPart {
       const historyEntry = entryFrom(request, answer.result, { who });
       const view = renderRoll(system, answer.result);
       const title = h("p", { class: "quick-title", text: t("quick.title", { name: character.name, label: entry.label }) });
-      if (effortState(character) && params.effort) this.renderAfterEffort();
+      if (effort.spent) this.renderAfterEffort(effort.spent);
       showRolled(this.quickResult, view, {
         before: [title],
         announce: (text) => this.ctx.announce(`${character.name}, ${entry.label} : ${text}`),
@@ -170,16 +171,15 @@ export class QuickPart {
     }
   }
 
-  /** Redraw the efforts box and the sheet's "used" figure after one was spent (keeps the result area). */
-  renderAfterEffort() {
+  /** Redraw the efforts box and the sheet's "used" figure from the engine's count of the spend (keeps the result area). */
+  renderAfterEffort(spent) {
     const character = this.selected;
     const old = document.getElementById("efforts");
     if (!character || !old) return;
-    const fresh = this.renderEfforts(character, this.system(character.system));
-    old.replaceWith(fresh);
-    const state = effortState(character);
+    const system = this.system(character.system);
+    old.replaceWith(this.effortsBox(character, system, { ok: true, result: spent }));
+    const state = effortState(system, character);
     const used = this.root.querySelector(`.sheet-stat[data-stat="${state.usedKey}"] dd`);
-    if (used) used.textContent = String(character.stats[state.usedKey] ?? 0);
+    if (used) used.textContent = String(spent.used);
   }
-
 }

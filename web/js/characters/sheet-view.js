@@ -4,7 +4,7 @@
 
 import { h } from "../dom.js";
 import { SideForm, summarize } from "../forms.js";
-import { pick, t } from "../i18n.js";
+import { lang, pick, t } from "../i18n.js";
 import { appliedText, SourcesPanel } from "../sources.js";
 import { flash, switchControl } from "../ui.js";
 import { formSystem } from "./formdata.js";
@@ -94,20 +94,38 @@ export class SheetPart {
     return parts;
   }
 
+  /**
+   * The efforts box, as the engine counts them (`effort` op, "check", with the sheet's
+   * numbers as stored): a slot until it answers. A stored number the engine refuses is
+   * said in the box; nothing here counts or bounds them.
+   */
   renderEfforts(character, system) {
-    const state = effortState(character);
+    const state = effortState(system, character);
     if (!state) return null;
-    const sheet = system.sheet?.efforts_per_day;
-    const available = Math.max(0, state.flame - Math.min(state.used, state.flame));
+    const slot = h("div", { class: "efforts-slot" });
+    this.ctx.engine.call({ ...state.request("check"), lang: lang() }).then((answer) => {
+      if (slot.isConnected) slot.replaceWith(this.effortsBox(character, system, answer));
+    });
+    return slot;
+  }
+
+  /** The efforts box from an answer of the `effort` op ({per_day, used, available}). */
+  effortsBox(character, system, answer) {
+    const sheet = system.sheet.efforts_per_day;
+    const title = h("p", { class: "efforts-title", text: pick(sheet.label) });
+    if (!answer.ok) {
+      return h("div", { class: "efforts", id: "efforts" }, h("div", { class: "efforts-text" }, title, h("p", { class: "form-error", id: "efforts-error", text: answer.error.message })));
+    }
+    const { per_day: perDay, used, available } = answer.result;
     const pips = h("span", { class: "effort-pips", "aria-hidden": "true" });
-    for (let i = 0; i < state.flame; i += 1) pips.append(h("span", { class: ["effort-pip", i < available ? "is-left" : "is-used"] }));
-    const rest = h("button", { type: "button", class: "button", id: "efforts-rest", text: sheet ? pick(sheet.restore) : t("efforts.rest") });
-    rest.disabled = state.used === 0;
+    for (let i = 0; i < perDay; i += 1) pips.append(h("span", { class: ["effort-pip", i < available ? "is-left" : "is-used"] }));
+    const rest = h("button", { type: "button", class: "button", id: "efforts-rest", text: pick(sheet.restore) });
+    rest.disabled = used === 0;
     rest.addEventListener("click", () => this.effortAction(character, "rest"));
     return h(
       "div",
-      { class: "efforts", id: "efforts", dataset: { available: String(available), perDay: String(state.flame) } },
-      h("div", { class: "efforts-text" }, h("p", { class: "efforts-title", text: sheet ? pick(sheet.label) : t("efforts.title") }), h("p", { class: "efforts-count", id: "efforts-count", text: t("efforts.count", { available, total: state.flame }) }), pips),
+      { class: "efforts", id: "efforts", dataset: { available: String(available), perDay: String(perDay) } },
+      h("div", { class: "efforts-text" }, title, h("p", { class: "efforts-count", id: "efforts-count", text: t("efforts.count", { available, total: perDay }) }), pips),
       rest,
     );
   }
