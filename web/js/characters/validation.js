@@ -61,7 +61,10 @@ export async function judgeStats(call, system, table, character, lang) {
   const refused = [];
   for (const check of statChecks(system, table, character)) {
     const answer = await ask(check.request);
-    if (!answer.ok) refused.push({ stat: check.stats[answer.error.field] ?? null, field: answer.error.field, message: answer.error.message });
+    if (answer.ok) continue;
+    const stat = check.stats[answer.error.field] ?? null;
+    // A number in two checks (the d6 Flame: rolls and efforts) is refused once.
+    if (!stat || !refused.some((r) => r.stat === stat)) refused.push({ stat, field: answer.error.field, message: answer.error.message });
   }
   return refused;
 }
