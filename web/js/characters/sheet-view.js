@@ -8,7 +8,7 @@ import { lang, pick, t } from "../i18n.js";
 import { appliedText, SourcesPanel } from "../sources.js";
 import { flash, switchControl } from "../ui.js";
 import { formSystem } from "./formdata.js";
-import { effortState, rollParams, situationFields, statFields } from "./sheet.js";
+import { effortState, extraFields, rollParams, situationFields, statFields } from "./sheet.js";
 import "./strings.js";
 
 export class SheetPart {
@@ -204,16 +204,23 @@ export class SheetPart {
     return panel.element;
   }
 
-  /** Sheet numbers (and the entry's linked / specialty) into the sources form values. */
+  /**
+   * Sheet numbers (the sources op's fields the sheet holds) and the entry's own extras
+   * (linked, specialty) into the sources form values; what is missing takes the op's default.
+   */
   prefillSources(character, values, entryId, force = false) {
+    const system = this.system(character.system);
+    const table = this.ctx.table();
     const stats = character.stats || {};
-    for (const key of ["flame", "aspect", "dark_aspect"]) {
-      if (force || !(key in values)) values[key] = String(stats[key] ?? 0);
+    const held = new Set(statFields(system, table).map((f) => f.name));
+    for (const field of table.sources.fields) {
+      if (held.has(field.name) && (force || !(field.name in values))) values[field.name] = String(stats[field.name] ?? field.default ?? 0);
     }
     const entry = character.entries.find((e) => e.id === entryId);
     const extras = entry?.sources || {};
-    if (force || !("linked" in values)) values.linked = extras.linked ?? true;
-    if (force || !("specialty" in values)) values.specialty = extras.specialty ?? false;
+    for (const field of extraFields(system, table)) {
+      if (force || !(field.name in values)) values[field.name] = extras[field.name] ?? field.default;
+    }
   }
 
   applySources(result) {
