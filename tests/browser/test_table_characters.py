@@ -667,6 +667,33 @@ def test_screen_tabs_follow_the_tabs_pattern_with_the_keyboard(app: App) -> None
     wait_history(app, before + 1)
 
 
+def test_sheet_numbers_of_table_ops_are_judged_by_the_engine(app: App) -> None:
+    """The efforts count (the `effort` op's `used`) and the accessories (added to the
+    steps `bonus`) are refused by the engine's `validate` op, said next to each with the
+    bounds the engine describes for them; nothing is saved."""
+    page = app.page
+    show(app, "characters")
+    before = len(stored_characters(app))
+    used = next(f for f in SYSTEMS["table"]["effort"]["fields"] if f["name"] == "used")
+    steps = next(s for s in SYSTEMS["systems"] if s["id"] == "steps")
+    bonus = next(f for f in steps["fields"] if f["name"] == "bonus")
+    page.click("#char-new")
+    page.fill("#char-name", "Bornes")
+    for system, stat, value, field in (
+        ("d6", "efforts_used", used["max"] + 1, used),
+        ("steps", "accessories", bonus["max"] + 1, bonus),
+    ):
+        page.click(f"label[for=char-system-{system}]")
+        page.fill(f"#f-stats-{system}-{stat}", str(value))
+        page.click("#char-save")
+        error = page.locator(f"#f-stats-{system}-{stat}-error")
+        error.wait_for(state="visible")
+        assert error.text_content() == f"Un entier de {field['min']} à {field['max']}."
+        assert page.is_visible("#editor-error")
+    page.click("#char-cancel")
+    assert len(stored_characters(app)) == before
+
+
 def test_without_indexeddb_characters_are_kept_in_local_storage(new_app: Any, site: str) -> None:
     """Where IndexedDB cannot be used (some private modes), characters go to localStorage,
     and are there again after a reload."""
