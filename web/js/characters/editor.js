@@ -11,8 +11,6 @@ import { judgeEntries, judgeStats, statField } from "./validation.js";
 import "./strings.js";
 
 export class EditorPart {
-  // -------------------------------------------------------------------------- editor
-
   startEdit(character) {
     const systems = this.systems();
     const table = this.ctx.table();

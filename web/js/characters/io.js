@@ -1,5 +1,6 @@
 // Export of every character to a JSON file, and import of such a file: its shape checked
-// here, every skill by the engine, then saved all or nothing. Methods of CharactersView.
+// here, every sheet number and skill by the engine (validation.js), then saved all or
+// nothing. Methods of CharactersView (view.js mixes them in).
 
 import { lang, pick, t } from "../i18n.js";
 import { download, flash, stamp } from "../ui.js";
@@ -12,8 +13,6 @@ import "./strings.js";
 const IMPORT_BYTES = 5e6;
 
 export class IoPart {
-  // -------------------------------------------------------------------------- export / import
-
   exportAll() {
     const text = JSON.stringify(exportDocument(this.characters), null, 2) + "\n";
     download(new Blob([text], { type: "application/json" }), `pyrules-${t("chars.fileName")}-${stamp()}.json`);

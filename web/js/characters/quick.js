@@ -12,8 +12,6 @@ import { effortState, rollParams } from "./sheet.js";
 import "./strings.js";
 
 export class QuickPart {
-  // -------------------------------------------------------------------------- quick rolls
-
   /** Spend an exceptional effort if the params ask for one: {ok, commit()} or {ok:false, message}. */
   async effortFor(character, params) {
     character = this.byId(character.id) || character; // the sheet may be older than the last spend

@@ -12,8 +12,6 @@ import { effortState, extraFields, rollParams, situationFields, statFields } fro
 import "./strings.js";
 
 export class SheetPart {
-  // -------------------------------------------------------------------------- the sheet
-
   renderSheet(character) {
     const system = this.system(character.system);
     if (!system) return [h("p", { text: t("import.system", { system: character.system }) })];

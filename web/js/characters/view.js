@@ -4,7 +4,7 @@
 //
 // Every form is built by SideForm from field descriptors (the engine's registry), so no
 // system has its own form code here; the per-system knowledge is the SHEETS table of
-// sheet.js. This module holds the state, the list and the storage actions; the sheet
+// sheet.js, and every number is judged by the engine (validation.js). This module holds the state, the list and the storage actions; the sheet
 // (sheet-view.js), quick rolls (quick.js), editor (editor.js) and import/export (io.js)
 // are methods mixed into the same class.
 
