@@ -67,10 +67,12 @@ def test_d100_level_replaces_the_value_on_screen_and_in_the_history(app: App) ->
     assert page.is_enabled(value)
     page.select_option(app.field("actor", "d100", "level"), "master")
     assert page.is_disabled(value)
+    count = len(history(app))  # rolls other tests left on this page are not this one
     app.set_seed(8)
     app.roll()
     page.wait_for_function(
-        "() => JSON.parse(localStorage.getItem('pyrules:history') || '[]').length > 0"
+        "(n) => JSON.parse(localStorage.getItem('pyrules:history') || '[]').length === n",
+        arg=count + 1,
     )
     summary = page.text_content("#history .history-entry >> nth=0 >> .history-summary")
     assert summary == "Niveau : Maître (75)"
@@ -243,10 +245,13 @@ def test_english_words_for_the_same_screens(app: App) -> None:
     page = app.page
     app.pick_system("pool")
     page.fill(app.field("actor", "pool", "pot"), "5")
+    count = len(history(app))  # rolls other tests left on this page are not this one
     app.set_seed(21)
     app.roll()
     page.wait_for_function(
-        "() => typeof JSON.parse(localStorage.getItem('pyrules:history'))[0].luck === 'number'"
+        """(n) => { const h = JSON.parse(localStorage.getItem('pyrules:history') || '[]');
+                   return h.length === n && typeof h[0].luck === 'number'; }""",
+        arg=count + 1,
     )
     page.click("button[data-lang=en]")
     try:
