@@ -8,6 +8,8 @@ import { h } from "./dom.js";
 import { emptyChoice, facesText, replacedFields } from "./fieldlinks.js";
 import { lang, pick, t } from "./i18n.js";
 import { stepName } from "./stepnames.js";
+import "./roll/strings.js";
+import "./ui/strings.js";
 
 const SEGMENTED_MAX_CHOICES = 3;
 const SEGMENTED_MAX_LABEL = 16;
