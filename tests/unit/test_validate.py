@@ -173,3 +173,27 @@ def test_validate_refuses_what_is_not_a_request() -> None:
     assert (nested["code"], nested["field"]) == ("invalid_param", "op")
     unknown = err({"op": "validate", "request": {"op": "nope"}})
     assert unknown == err({"op": "nope"})
+
+
+def test_the_registry_gives_the_limits_of_typed_faces() -> None:
+    # The page cuts a faces box at the engine's own limit (no JS constant).
+    from pyrules.fields import FACES_MAX
+
+    for system in DESCRIPTION["systems"]:
+        for field in system["fields"]:
+            if field["type"] in ("faces", "placement", "list"):
+                assert field["max_items"] == FACES_MAX
+                assert field["max_length"] == FACES_MAX * 5
+    long_text = " ".join(["1"] * 200)[: FACES_MAX * 5 + 1]
+    error = err({"op": "roll", "system": "pool", "params": {"dice": long_text}})
+    assert (error["code"], error["field"]) == ("invalid_param", "dice")
+
+
+def test_typed_whole_numbers_are_read_by_the_engine() -> None:
+    # The page sends an int field's text as typed: the engine reads it or names the field.
+    assert ok({"op": "validate", "request": {"op": "odds", "system": "pool",
+                                              "params": {"pot": "+7"}}})["params"]["pot"] == 7
+    huge = err({"op": "odds", "system": "pool", "params": {"pot": "9" * 20}})
+    assert huge == err({"op": "odds", "system": "pool", "params": {"pot": 10**20}})
+    assert huge["code"] == "invalid_param" and huge["field"] == "pot"
+    assert err({"op": "odds", "system": "pool", "params": {"pot": "1.5"}})["field"] == "pot"
