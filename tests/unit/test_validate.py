@@ -197,3 +197,67 @@ def test_typed_whole_numbers_are_read_by_the_engine() -> None:
     assert huge == err({"op": "odds", "system": "pool", "params": {"pot": 10**20}})
     assert huge["code"] == "invalid_param" and huge["field"] == "pot"
     assert err({"op": "odds", "system": "pool", "params": {"pot": "1.5"}})["field"] == "pot"
+
+
+# -- oppose: each side's own result and luck, so the page sends nothing back down ---------
+
+OWN_SIDES = {"pool": ({"pot": 5, "flame": 2}, {"pot": 4}), "d6": ({"attribute": 3}, {}),
+             "d100": ({"value": 60}, {"value": 40}), "steps": ({"bonus": 2}, {"threshold": 9}),
+             "notation": ({"expression": "2d6"}, {"expression": "1d12"})}
+
+
+def single(system: str, params: dict[str, Any], side: dict[str, Any]) -> dict[str, Any]:
+    """The side's dice resolved as a single roll of its own params (the page's old way)."""
+    plan = ok({"op": "dice", "system": system, "params": params})["groups"]
+    faces = {g["field"]: [d["rolled"] for d in side["dice"] if d["kind"] == g["kind"]]
+             for g in plan}
+    return ok({"op": "roll", "system": system, "params": {**params, **faces}})
+
+
+def test_oppose_gives_each_side_its_own_result_and_luck() -> None:
+    for system, (actor, opponent) in OWN_SIDES.items():
+        for seed in range(12):
+            answer = ok({"op": "oppose", "system": system, "actor": actor,
+                         "opponent": opponent, "seed": seed})
+            for name, params in (("actor", actor), ("opponent", opponent)):
+                own = answer[name]["own"]
+                if system != "notation":  # its faces include rerolls: checked by luck below
+                    alone = single(system, params, answer[name])
+                    assert (own["outcome"], own["margin"]) == (alone["outcome"], alone["margin"])
+                luck = ok({"op": "luck", "system": system, "params": params,
+                           "margins": [own["margin"]]})
+                assert own["luck"] == luck["percentiles"][0]
+                assert own["luck_exact"] == luck["exact"][0]
+
+
+def test_physical_oppositions_have_no_luck() -> None:
+    answer = ok({"op": "oppose", "system": "steps", "actor": {"dice": [5]},
+                 "opponent": {"dice": [2]}})
+    assert answer["actor"]["own"]["luck"] is None and answer["opponent"]["own"]["luck"] is None
+    # Judged alone against its own threshold, not against the other side's total.
+    alone = ok({"op": "roll", "system": "steps", "params": {"dice": [5]}})
+    assert answer["actor"]["own"]["margin"] == alone["margin"]
+
+
+def test_a_seed_replays_the_dice_a_placement_moves() -> None:
+    # The page re-places Flame dice by sending the same request, its seed and the placement:
+    # the engine replays the dice (never sent back down) and applies the moves it allows.
+    params = {"pot": 6, "flame": 3, "augmentations": 2, "diminutions": 1}
+    checked = 0
+    for seed in range(40):
+        first = ok({"op": "roll", "system": "pool", "params": params, "seed": seed})
+        flame = [d for d in first["dice"] if d["kind"] == "flame"]
+        moves = first["placement_moves"]
+        place = [0] * len(flame)
+        legal = next((i for i, m in enumerate(moves) if m["plus"]), None)
+        if legal is None:
+            continue
+        place[legal] = 1
+        again = ok({"op": "roll", "system": "pool", "params": {**params, "placement": place},
+                    "seed": seed})
+        assert [d["rolled"] for d in again["dice"]] == [d["rolled"] for d in first["dice"]]
+        assert again["seed"] == seed and again["placement"] == place
+        moved = [d for d in again["dice"] if d["kind"] == "flame"][legal]
+        assert moved["final"] == moved["rolled"] + 1
+        checked += 1
+    assert checked > 10
