@@ -263,8 +263,8 @@ export class SideForm {
   /**
    * The params of this side as the API wants them, plus what only the page can see: a box
    * left empty, or text the browser's number input refused (it reports it as ""). Whether
-   * a typed value is a whole number within bounds is the engine's to say (it reads "+3",
-   * " 12 " and refuses "1.5" naming the field). Faces are sent only in physical mode.
+   * a typed value is a whole number within bounds is the engine's to say (it reads "+3"
+   * and refuses "1.5" naming the field). Faces are sent only in physical mode.
    */
   collect({ withFaces }) {
     const params = {};
@@ -293,7 +293,10 @@ export class SideForm {
           if (field.optional) params[field.name] = null;
           else errors.push({ field: field.name, message: t("form.required") });
         } else {
-          params[field.name] = text; // read, bounded and refused by the engine
+          // Digits travel as a JSON number; any other text as typed ("2.5", "1e3", a number
+          // past 2^53): the engine reads it, bounds it or refuses it naming the field.
+          const number = Number(text);
+          params[field.name] = /^[-+]?\d+$/.test(text) && Number.isSafeInteger(number) ? number : text;
         }
       } else if (field.type === "choice") {
         params[field.name] = raw === "" || raw === null || raw === undefined ? null : choiceValue(field, raw);
