@@ -261,3 +261,15 @@ def test_a_seed_replays_the_dice_a_placement_moves() -> None:
         assert moved["final"] == moved["rolled"] + 1
         checked += 1
     assert checked > 10
+
+
+def test_the_d6_sheet_says_where_its_efforts_per_day_come_from() -> None:
+    # The page reads efforts per day from the registry (no copy in JS): the field it names
+    # is the d6 Flame, and the effort op counts as many per day.
+    d6 = next(s for s in DESCRIPTION["systems"] if s["id"] == "d6")
+    per_day = d6["sheet"]["efforts_per_day"]
+    assert per_day["field"] in {f["name"] for f in d6["fields"]}
+    assert set(per_day["label"]) == set(per_day["restore"]) == {"fr", "en"}
+    for flame in range(0, 8):
+        answer = ok({"op": "effort", "params": {per_day["field"]: flame, "action": "check"}})
+        assert answer["per_day"] == answer["available"] == flame
