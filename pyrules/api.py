@@ -30,7 +30,7 @@ from .fields import ParamError, validate
 from .i18n import LANGS, message
 from .qr import check_text, qr
 from .registry import SYSTEMS, describe
-from .stats import chi_square, percentile
+from .stats import FAIRNESS_MAX, chi_square, percentile
 from .systems.d6.table import effort
 from .systems.pool.table import SOURCE_FIELDS, pool_sources
 from .systems.steps.table import parse_combat, resolve_combat, split_ardeur
@@ -42,7 +42,6 @@ _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]")
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
        "combat", "effort", "luck", "fairness", "sweep", "compare", "qr", "validate")
-FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
 class ApiError(Exception):

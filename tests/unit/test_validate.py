@@ -273,3 +273,12 @@ def test_the_d6_sheet_says_where_its_efforts_per_day_come_from() -> None:
     for flame in range(0, 8):
         answer = ok({"op": "effort", "params": {per_day["field"]: flame, "action": "check"}})
         assert answer["per_day"] == answer["available"] == flame
+
+
+def test_the_registry_gives_the_fairness_cap_the_op_keeps() -> None:
+    for system in DESCRIPTION["systems"]:
+        cap = system["limits"]["fairness_n"]
+        request = {"op": "fairness", "system": system["id"], "params": CHEAP[system["id"]],
+                   "seed": 1}
+        assert ok({"op": "validate", "request": {**request, "n": cap}})["valid"]
+        assert err({**request, "n": cap + 1})["field"] == "n"
