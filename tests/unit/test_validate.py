@@ -282,3 +282,24 @@ def test_the_registry_gives_the_fairness_cap_the_op_keeps() -> None:
                    "seed": 1}
         assert ok({"op": "validate", "request": {**request, "n": cap}})["valid"]
         assert err({**request, "n": cap + 1})["field"] == "n"
+
+
+def test_valid_requests_of_every_op_are_valid_without_their_work() -> None:
+    requests = [
+        {"op": "systems"}, {"op": "version"}, {"op": "qr", "text": "https://x/#r=1"},
+        {"op": "sources", "params": {"aspect": 2}}, {"op": "effort", "params": {"flame": 2}},
+        {"op": "sweep", "system": "pool", "field": "diff", "params": {"pot": 3}},
+        {"op": "sweep", "system": "steps", "field": "bonus", "values": [0, 1]},
+        {"op": "compare", "system": "d6", "a": {}, "b": {"effort": True}},
+        {"op": "fairness", "system": "d100", "params": {}, "n": 5000, "seed": 3},
+        {"op": "luck", "system": "pool", "params": {"pot": 3}, "margins": [0, 2]},
+        {"op": "combat", "params": {"kind": "ranged"}, "actor": {"ardeur": 3}, "opponent": {}},
+        {"op": "oppose", "system": "pool", "actor": {"dice": [1, 2, 3, 4, 5, 6]},
+         "opponent": {"dice": [6, 6, 6, 6, 6, 6]}},
+    ]
+    for request in requests:
+        checked = ok({"op": "validate", "request": request})
+        assert checked["valid"] is True and checked["op"] == request["op"]
+        assert ok(request)  # and the op itself accepts it
+        # Nothing of the op's work is in the answer: no rows, no counts, no matrix, no dice.
+        assert not {"rows", "counts", "size", "groups", "winner", "dice", "exact"} & set(checked)
