@@ -284,9 +284,13 @@ def test_user_text_is_only_ever_text(app: App, tmp_path: Path) -> None:
             ".some((n) => n.textContent === t)",
             arg=text,
         )
+    logged = page.locator("#combat-log .combat-log-entry").count()  # a fight left on the page
     app.set_seed(4)
     page.click("#combat-resolve")
-    page.wait_for_selector("#combat-log .combat-log-entry")
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#combat-log .combat-log-entry').length === n",
+        arg=logged + 1,
+    )
     log = page.text_content("#combat-log") or ""
     assert PAYLOADS[3] in log or PAYLOADS[4] in log
     # A crafted replay link whose "who" carries payloads.

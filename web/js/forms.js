@@ -9,6 +9,8 @@ import { facesText, replacedFields } from "./fieldlinks.js";
 import { pick, t } from "./i18n.js";
 import { choiceValue, initialValue, isFormField } from "./roll/fields.js";
 import { stepName } from "./stepnames.js";
+import "./roll/strings.js";
+import "./ui/strings.js";
 
 export { shortLabel, summarize } from "./roll/fields.js";
 

@@ -14,6 +14,7 @@
 import { debounce, h, storageGet, storageSet } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { formatNumber, formatTime, lang, t } from "./i18n.js";
+import "./gm/strings.js";
 
 const SESSION_KEY = "pyrules:session";
 const BINS = 10;
