@@ -217,5 +217,6 @@ class D6System(System[D6Params]):
         if winner != "tie":
             won = a if winner == "actor" else b
             extra = (("winner_outcome", won.outcome), ("winner_impact", won.get("impact")))
+        own = (self.resolve(actor, fa), self.resolve(opponent, fb))
         return OpposeResult(self.id, winner, abs(ta - tb), a, b, tuple(rerolls), tuple(lines),
-                            extra)
+                            extra, own)
