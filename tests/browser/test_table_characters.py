@@ -693,6 +693,33 @@ def test_screen_tabs_follow_the_tabs_pattern_with_the_keyboard(app: App) -> None
     wait_history(app, before + 1)
 
 
+def test_sheet_numbers_of_table_ops_are_judged_by_the_engine(app: App) -> None:
+    """The efforts count (the `effort` op's `used`) and the accessories (added to the
+    steps `bonus`) are refused by the engine's `validate` op, said next to each with the
+    bounds the engine describes for them; nothing is saved."""
+    page = app.page
+    show(app, "characters")
+    before = len(stored_characters(app))
+    used = next(f for f in SYSTEMS["table"]["effort"]["fields"] if f["name"] == "used")
+    steps = next(s for s in SYSTEMS["systems"] if s["id"] == "steps")
+    bonus = next(f for f in steps["fields"] if f["name"] == "bonus")
+    page.click("#char-new")
+    page.fill("#char-name", "Bornes")
+    for system, stat, value, field in (
+        ("d6", "efforts_used", used["max"] + 1, used),
+        ("steps", "accessories", bonus["max"] + 1, bonus),
+    ):
+        page.click(f"label[for=char-system-{system}]")
+        page.fill(f"#f-stats-{system}-{stat}", str(value))
+        page.click("#char-save")
+        error = page.locator(f"#f-stats-{system}-{stat}-error")
+        error.wait_for(state="visible")
+        assert error.text_content() == f"Un entier de {field['min']} à {field['max']}."
+        assert page.is_visible("#editor-error")
+    page.click("#char-cancel")
+    assert len(stored_characters(app)) == before
+
+
 def test_without_indexeddb_characters_are_kept_in_local_storage(new_app: Any, site: str) -> None:
     """Where IndexedDB cannot be used (some private modes), characters go to localStorage,
     and are there again after a reload."""
@@ -714,5 +741,61 @@ def test_without_indexeddb_characters_are_kept_in_local_storage(new_app: Any, si
     page.wait_for_selector("#char-list .char-item")
     assert names(app) == ["Sans-Base"]
     pick_character(app, "Sans-Base")
+    app.check_clean()
+    app.context.close()
+
+
+PUT_CHARACTER = """(record) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('pyrules');
+    open.onsuccess = () => {
+      const tx = open.result.transaction('characters', 'readwrite');
+      tx.objectStore('characters').put(record);
+      tx.oncomplete = () => { open.result.close(); resolve(); };
+      tx.onerror = () => reject(tx.error);
+    };
+    open.onerror = () => reject(open.error);
+})"""
+
+
+def test_stored_numbers_the_engine_refuses_never_stop_the_app(new_app: Any, site: str) -> None:
+    """A stored d6 character whose numbers are out of the engine's bounds (a Flame of 10^9,
+    which a loop drawing one pip per effort would never finish; a negative count) still
+    lets the app start: the sheet draws, the efforts box says the engine's own refusal, a
+    quick roll says it too. The page counts and bounds nothing itself."""
+    app = new_app(site)
+    app.open()
+    page = app.page
+    show(app, "characters")
+    page.wait_for_selector("#char-list")
+    stats = {"flame": 10**9, "clarity": 2, "efforts_used": -3}
+    page.evaluate(
+        PUT_CHARACTER,
+        {
+            "id": "c-huge",
+            "system": "d6",
+            "name": "Démesuré",
+            "note": "",
+            "pc": True,
+            "stats": stats,
+            "entries": [{"id": "e-1", "label": "Perception", "params": {"attribute": 3}}],
+            "created": "2026-01-01T10:00:00.000Z",
+            "updated": "2026-01-01T10:00:00.000Z",
+        },
+    )
+    app.reload()
+    show(app, "characters")
+    pick_character(app, "Démesuré")
+    check = {"flame": stats["flame"], "used": stats["efforts_used"], "action": "check"}
+    refused = local_handle({"op": "effort", "params": check})["error"]
+    assert refused["field"] in ("flame", "used")
+    page.wait_for_selector("#efforts-error")
+    assert page.text_content("#efforts-error") == refused["message"]
+    assert page.locator("#efforts .effort-pip").count() == 0
+    page.click("#char-detail .entry-roll:has-text('Perception')")
+    page.locator("#quick-error").wait_for(state="visible")
+    roll = local_handle(
+        {"op": "roll", "system": "d6", "params": {"attribute": 3, "flame": 10**9, "clarity": 2}}
+    )["error"]
+    assert roll["message"] in page.text_content("#quick-error")
     app.check_clean()
     app.context.close()

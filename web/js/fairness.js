@@ -16,7 +16,6 @@ import { outcomeInfo, paint } from "./outcomes.js";
 import "./gm/strings.js";
 
 export const SIZES = [1000, 10000, 50000];
-const CHUNK_MAX = 5000;
 const CHUNK_MIN = 500;
 const THRESHOLD = 0.01;
 // A chunk of 5 000 rolls with the largest settings takes about a second; slow tablets more.
@@ -28,8 +27,9 @@ export function randomSeed() {
   return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
 }
 
-export function chunkSize(total) {
-  return Math.min(CHUNK_MAX, Math.max(CHUNK_MIN, Math.ceil(total / 10)));
+/** Rolls per `fairness` call: a tenth of the run, within the engine's cap (`limits.fairness_n`). */
+export function chunkSize(total, max) {
+  return Math.min(max ?? CHUNK_MIN, Math.max(CHUNK_MIN, Math.ceil(total / 10)));
 }
 
 function formatP(p) {
@@ -191,7 +191,7 @@ export class FairnessPanel {
     this.result = null;
     this.render();
     document.getElementById("fair-cancel")?.focus();
-    const chunk = chunkSize(run.total);
+    const chunk = chunkSize(run.total, setup.system.limits?.fairness_n);
     let previous = null;
     let answer = null;
     while (run.done < run.total) {

@@ -20,7 +20,7 @@
 
 // engine.js first: its evaluation starts the worker before any other module reads storage.
 import { Engine } from "./engine.js";
-import { CharactersView } from "./characters.js";
+import { CharactersView } from "./characters/view.js";
 import { CombatView } from "./combat.js";
 import { diceSettings } from "./dice-settings.js";
 import { debounce, h, nextTask, pendingWork, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
@@ -686,16 +686,10 @@ async function place(placement) {
 async function placeNow(placement) {
   const { base, request, entry } = current;
   const system = currentSystem();
-  const params = { ...base.params, placement };
-  const groupsAnswer = await engine.call({ op: "dice", system: system.id, params, lang: lang() });
-  if (!groupsAnswer.ok) {
-    showApiError(groupsAnswer.error);
-    return;
-  }
-  for (const group of groupsAnswer.result.groups) {
-    params[group.field] = base.dice.filter((d) => d.kind === group.kind).map((d) => d.rolled);
-  }
-  const answer = await engine.call({ op: "roll", system: system.id, params, lang: lang() });
+  // The same dice again, never sent back down: the seed replays them (physical dice: the
+  // faces the player typed, in the request), and the engine applies the placement.
+  const params = { ...request.params, placement };
+  const answer = await engine.call({ op: "roll", system: system.id, params, ...(base.physical ? {} : { seed: base.seed }), lang: lang() });
   if (!answer.ok) {
     showApiError(answer.error);
     return;
