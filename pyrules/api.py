@@ -33,7 +33,7 @@ from .registry import SYSTEMS, describe
 from .stats import chi_square, percentile
 from .systems.d6.table import effort
 from .systems.pool.table import pool_sources
-from .systems.steps.table import combat, split_ardeur
+from .systems.steps.table import combat, parse_fight, split_ardeur
 
 MAX_REQUEST = 100_000  # characters
 MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep text overflows
@@ -41,7 +41,7 @@ MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]")
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-       "combat", "effort", "luck", "fairness", "sweep", "compare", "qr")
+       "combat", "fight", "effort", "luck", "fairness", "sweep", "compare", "qr")
 FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
@@ -111,6 +111,8 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
         return qr(req.get("text"))
     if op == "combat":
         return combat_json(req, lang)
+    if op == "fight":
+        return fight_json(req.get("fight"))
     system = get_system(req.get("system"))
     if op in ("sweep", "compare"):  # the GM's tools (pyrules/sweep.py)
         return sweep.sweep(system, req) if op == "sweep" else sweep.compare(system, req)
@@ -324,6 +326,20 @@ def combat_json(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
                      "knocked_out": "opponent" in out.knocked_out},
         "rolls": rolls,
         "explanation": texts[lang], "explanations": texts,
+    }
+
+
+def fight_json(raw: Any) -> dict[str, Any]:
+    """What the rules of document 004 say of a fight state (see docs/api.md, `fight`)."""
+    view = parse_fight(raw)
+    nxt = view.next
+    return {
+        "round": view.round, "turn": view.turn, "current": view.current,
+        "standing": list(view.standing), "over": view.over,
+        "next": None if nxt is None else {"turn": nxt[0], "round": nxt[1]},
+        "participants": {f.id: {"can_act": f.id in view.standing,
+                                "skills": view.skills(f), "warning": view.warning(f.id)}
+                         for f in view.fighters},
     }
 
 
