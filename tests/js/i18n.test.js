@@ -3,6 +3,7 @@ import { test } from "node:test";
 
 // Every module that adds its own strings and can be imported without a page.
 import "../../web/js/characters.js";
+import "../../web/js/combat/strings.js";
 import "../../web/js/fairness.js";
 import "../../web/js/history.js";
 import "../../web/js/notices.js";

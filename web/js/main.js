@@ -21,7 +21,7 @@
 // engine.js first: its evaluation starts the worker before any other module reads storage.
 import { Engine } from "./engine.js";
 import { CharactersView } from "./characters.js";
-import { CombatView } from "./combat.js";
+import { CombatView } from "./combat/combat.js";
 import { diceSettings } from "./dice-settings.js";
 import { debounce, h, nextTask, pendingWork, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
 import { GmTools } from "./gm.js";
