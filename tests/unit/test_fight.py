@@ -118,3 +118,11 @@ def test_the_description_lists_the_combat_kinds() -> None:
     assert table["kinds"] == list(COMBAT_KINDS)
     kind = next(f for f in table["fields"] if f["name"] == "kind")
     assert [c["value"] for c in kind["choices"]] == table["kinds"]
+
+
+def test_validate_checks_a_fight_state_as_the_fight_op() -> None:
+    state = {"participants": [fighter("a", 1), fighter("a", 2)]}
+    assert err({"op": "validate", "request": {"op": "fight", "fight": state}}) == \
+        err({"op": "fight", "fight": state})
+    good = {"op": "validate", "request": {"op": "fight", "fight": {"participants": []}}}
+    assert ok(good) == {"valid": True, "op": "fight"}
