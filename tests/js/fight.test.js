@@ -36,6 +36,12 @@ test("an unknown kind of action or a bad id fails", () => {
   assert.equal(isFight(fight({ participants: [{ ...fighter("a"), id: "<b>" }] })), false);
 });
 
+test("an undo stack of several good fights passes whole", () => {
+  const verdict = CHECKS["pyrules:fight-undo"]([fight(), fight({ round: 2 }), fight({ turn: 1 })]);
+  assert.equal(verdict.ok, true);
+  assert.equal(verdict.value.length, 3);
+});
+
 test("the undo steps keep the good fights only", () => {
   const verdict = CHECKS["pyrules:fight-undo"]([fight(), { round: "x" }]);
   assert.equal(verdict.ok, false);

@@ -252,7 +252,7 @@ function checkFight(value) {
 
 function checkUndo(value) {
   if (!Array.isArray(value)) return bad([]);
-  const kept = value.filter(isFight);
+  const kept = value.filter((fight) => isFight(fight));
   return kept.length === value.length ? good(value) : bad(kept);
 }
 

@@ -140,12 +140,10 @@ export class CombatView {
     return this.changed(t("combat.added", { name: character.name }));
   }
 
-  /**
-   * The engine's verdict on a quick participant's numbers (bounds), before anyone joins.
-   * VALIDATOR CALL SITE (issue 12): still a seeded `combat` call until a `validate` op exists.
-   */
+  /** The engine's verdict on a quick participant's numbers (bounds), before anyone joins: a combat action they could take, validated (nothing rolled). */
   validateQuick(skill, ardeur) {
-    return this.ctx.engine.call({ op: "combat", params: { kind: "melee" }, actor: { ...skill, ardeur }, opponent: {}, seed: 0, lang: lang() });
+    const request = { op: "combat", params: { kind: "melee" }, actor: { ...skill, ardeur }, opponent: {}, lang: lang() };
+    return this.ctx.engine.call({ op: "validate", request, lang: lang() });
   }
 
   async addQuick() {
