@@ -21,6 +21,9 @@ import { renderOrder } from "./order.js";
 import { AUTO, emptyFight, FIGHT_KEY, fightRequest, LOG_MAX, SYSTEM, UNDO_KEY, UNDO_MAX, validFight } from "./state.js";
 import "./strings.js";
 
+// What the screen shows before the engine's first answer: no judgement at all.
+const PENDING = Object.freeze({ participants: {}, current: null, next: null, over: true, standing: [] });
+
 export class CombatView {
   constructor(ctx, root, characters) {
     this.ctx = ctx;
@@ -288,10 +291,21 @@ export class CombatView {
       this.judge().then((fresh) => {
         if (fresh ? this.renderedKey !== this.judgedKey : !this.asking) this.render();
       });
-      if (!this.root.querySelector(".combat-layout")) this.root.replaceChildren(h("p", { class: "view-loading", text: t("form.loading") }));
+      // Nothing shown yet: the screen without any judgement (nobody marked, no action).
+      if (!this.root.querySelector(".combat-layout")) this.layout(system, table, PENDING);
       return;
     }
     this.renderedKey = this.judgedKey;
-    this.root.replaceChildren(h("div", { class: "combat-layout" }, renderOrder(this, system, table), renderAction(this, system, table)), renderLog(this.fight));
+    this.layout(system, table, this.judged);
+  }
+
+  layout(system, table, judged) {
+    const kept = this.judged;
+    this.judged = judged;
+    try {
+      this.root.replaceChildren(h("div", { class: "combat-layout" }, renderOrder(this, system, table), renderAction(this, system, table)), renderLog(this.fight));
+    } finally {
+      this.judged = kept;
+    }
   }
 }

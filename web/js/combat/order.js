@@ -7,7 +7,7 @@ import { h } from "../dom.js";
 import { SideForm } from "../forms.js";
 import { t } from "../i18n.js";
 import { switchControl } from "../ui.js";
-import { canAct, SYSTEM } from "./state.js";
+import { canAct, judgedOf, SYSTEM } from "./state.js";
 import "./strings.js";
 
 export function renderOrder(cv, system, table) {
@@ -46,7 +46,8 @@ export function renderOrder(cv, system, table) {
 
 function renderFighter(cv, p, index) {
   const isTurn = cv.judged.current === p.id;
-  const out = !canAct(cv.judged, p.id);
+  const known = judgedOf(cv.judged, p.id); // none yet before the engine's first answer
+  const out = Boolean(known) && !canAct(cv.judged, p.id);
   const meter = h("span", { class: "ardeur-meter", "aria-hidden": "true" }, h("span", { class: "ardeur-fill" }));
   const ratio = p.start > 0 ? Math.max(0, Math.min(1, p.ardeur / p.start)) : 0;
   meter.firstChild.style.width = `${(ratio * 100).toFixed(1)}%`;
