@@ -30,7 +30,7 @@ from .fields import ParamError, validate
 from .i18n import LANGS, message
 from .qr import check_text, qr
 from .registry import SYSTEMS, describe
-from .stats import chi_square, percentile
+from .stats import FAIRNESS_MAX, chi_square, percentile
 from .systems.d6.table import effort
 from .systems.pool.table import SOURCE_FIELDS, pool_sources
 from .systems.steps.table import parse_combat, parse_fight, resolve_combat, split_ardeur
@@ -42,7 +42,6 @@ _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]")
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
        "combat", "fight", "effort", "luck", "fairness", "sweep", "compare", "qr", "validate")
-FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
 
 
 class ApiError(Exception):
@@ -254,7 +253,7 @@ def oppose(
     result = system.oppose(pa, pb, faces, rng)
     if dry:
         return valid("oppose", actor=params_json(pa), opponent=params_json(pb))
-    return oppose_json(result, pa, pb, seed, lang)
+    return oppose_json(system, result, pa, pb, seed, lang)
 
 
 # -- serialisation -------------------------------------------------------------------------
@@ -288,11 +287,23 @@ def roll_json(result: RollResult, params: Any, lang: str) -> dict[str, Any]:
     return out
 
 
+def own_json(system: System[Any], params: Any, own: RollResult, seeded: bool) -> dict[str, Any]:
+    """A side's dice judged as a single roll of that side (its own params): outcome, margin
+    and luck (the percentile of that margin under its exact odds; None for physical dice,
+    whose luck says nothing of the dice)."""
+    rank = percentile(dict(system.odds(params).margins), own.margin) if seeded else None
+    return {"outcome": own.outcome, "success": own.success, "margin": own.margin,
+            "luck": None if rank is None else float(rank),
+            "luck_exact": None if rank is None else str(rank)}
+
+
 def oppose_json(
-    result: OpposeResult, pa: Any, pb: Any, seed: int | None, lang: str
+    system: System[Any], result: OpposeResult, pa: Any, pb: Any, seed: int | None, lang: str
 ) -> dict[str, Any]:
     def side(r: RollResult, params: Any) -> dict[str, Any]:
         return roll_json(r.with_seed(seed), params, lang)
+
+    own_a, own_b = result.own_results
 
     texts = both(result.lines)
     out: dict[str, Any] = {
@@ -301,8 +312,9 @@ def oppose_json(
         "margin": result.margin,
         "seed": seed,
         "physical": seed is None,
-        "actor": side(result.actor, pa),
-        "opponent": side(result.opponent, pb),
+        "actor": {**side(result.actor, pa), "own": own_json(system, pa, own_a, seed is not None)},
+        "opponent": {**side(result.opponent, pb),
+                     "own": own_json(system, pb, own_b, seed is not None)},
         "rerolls": [{"actor": side(a, pa), "opponent": side(b, pb)} for a, b in result.rerolls],
     }
     out.update(result.extra)
@@ -375,8 +387,11 @@ def combat_json(req: Mapping[str, Any], lang: str, dry: bool = False) -> dict[st
     texts = both(out.lines)
     physical = all(p.get("dice") is not None for p in sides)
     shown_seed = None if physical else seed
-    rolls = [roll_json(r.with_seed(shown_seed), steps.parse(p)[0], lang)
-             for r, p in zip(out.rolls, sides, strict=True)]
+    rolls = []
+    for r, own, p in zip(out.rolls, out.own, sides, strict=True):
+        params = steps.parse(p)[0]
+        rolls.append({**roll_json(r.with_seed(shown_seed), params, lang),
+                      "own": own_json(steps, params, own, not physical)})
     return {
         "kind": out.kind, "winner": out.winner, "margin": out.margin,
         "seed": shown_seed, "physical": physical,

@@ -173,3 +173,133 @@ def test_validate_refuses_what_is_not_a_request() -> None:
     assert (nested["code"], nested["field"]) == ("invalid_param", "op")
     unknown = err({"op": "validate", "request": {"op": "nope"}})
     assert unknown == err({"op": "nope"})
+
+
+def test_the_registry_gives_the_limits_of_typed_faces() -> None:
+    # The page cuts a faces box at the engine's own limit (no JS constant).
+    from pyrules.fields import FACES_MAX
+
+    for system in DESCRIPTION["systems"]:
+        for field in system["fields"]:
+            if field["type"] in ("faces", "placement", "list"):
+                assert field["max_items"] == FACES_MAX
+                assert field["max_length"] == FACES_MAX * 5
+    long_text = " ".join(["1"] * 200)[: FACES_MAX * 5 + 1]
+    error = err({"op": "roll", "system": "pool", "params": {"dice": long_text}})
+    assert (error["code"], error["field"]) == ("invalid_param", "dice")
+
+
+def test_typed_whole_numbers_are_read_by_the_engine() -> None:
+    # The page sends an int field's text as typed: the engine reads it or names the field.
+    assert ok({"op": "validate", "request": {"op": "odds", "system": "pool",
+                                              "params": {"pot": "+7"}}})["params"]["pot"] == 7
+    huge = err({"op": "odds", "system": "pool", "params": {"pot": "9" * 20}})
+    assert huge == err({"op": "odds", "system": "pool", "params": {"pot": 10**20}})
+    assert huge["code"] == "invalid_param" and huge["field"] == "pot"
+    assert err({"op": "odds", "system": "pool", "params": {"pot": "1.5"}})["field"] == "pot"
+
+
+# -- oppose: each side's own result and luck, so the page sends nothing back down ---------
+
+OWN_SIDES = {"pool": ({"pot": 5, "flame": 2}, {"pot": 4}), "d6": ({"attribute": 3}, {}),
+             "d100": ({"value": 60}, {"value": 40}), "steps": ({"bonus": 2}, {"threshold": 9}),
+             "notation": ({"expression": "2d6"}, {"expression": "1d12"})}
+
+
+def single(system: str, params: dict[str, Any], side: dict[str, Any]) -> dict[str, Any]:
+    """The side's dice resolved as a single roll of its own params (the page's old way)."""
+    plan = ok({"op": "dice", "system": system, "params": params})["groups"]
+    faces = {g["field"]: [d["rolled"] for d in side["dice"] if d["kind"] == g["kind"]]
+             for g in plan}
+    return ok({"op": "roll", "system": system, "params": {**params, **faces}})
+
+
+def test_oppose_gives_each_side_its_own_result_and_luck() -> None:
+    for system, (actor, opponent) in OWN_SIDES.items():
+        for seed in range(12):
+            answer = ok({"op": "oppose", "system": system, "actor": actor,
+                         "opponent": opponent, "seed": seed})
+            for name, params in (("actor", actor), ("opponent", opponent)):
+                own = answer[name]["own"]
+                if system != "notation":  # its faces include rerolls: checked by luck below
+                    alone = single(system, params, answer[name])
+                    assert (own["outcome"], own["margin"]) == (alone["outcome"], alone["margin"])
+                luck = ok({"op": "luck", "system": system, "params": params,
+                           "margins": [own["margin"]]})
+                assert own["luck"] == luck["percentiles"][0]
+                assert own["luck_exact"] == luck["exact"][0]
+
+
+def test_physical_oppositions_have_no_luck() -> None:
+    answer = ok({"op": "oppose", "system": "steps", "actor": {"dice": [5]},
+                 "opponent": {"dice": [2]}})
+    assert answer["actor"]["own"]["luck"] is None and answer["opponent"]["own"]["luck"] is None
+    # Judged alone against its own threshold, not against the other side's total.
+    alone = ok({"op": "roll", "system": "steps", "params": {"dice": [5]}})
+    assert answer["actor"]["own"]["margin"] == alone["margin"]
+
+
+def test_a_seed_replays_the_dice_a_placement_moves() -> None:
+    # The page re-places Flame dice by sending the same request, its seed and the placement:
+    # the engine replays the dice (never sent back down) and applies the moves it allows.
+    params = {"pot": 6, "flame": 3, "augmentations": 2, "diminutions": 1}
+    checked = 0
+    for seed in range(40):
+        first = ok({"op": "roll", "system": "pool", "params": params, "seed": seed})
+        flame = [d for d in first["dice"] if d["kind"] == "flame"]
+        moves = first["placement_moves"]
+        place = [0] * len(flame)
+        legal = next((i for i, m in enumerate(moves) if m["plus"]), None)
+        if legal is None:
+            continue
+        place[legal] = 1
+        again = ok({"op": "roll", "system": "pool", "params": {**params, "placement": place},
+                    "seed": seed})
+        assert [d["rolled"] for d in again["dice"]] == [d["rolled"] for d in first["dice"]]
+        assert again["seed"] == seed and again["placement"] == place
+        moved = [d for d in again["dice"] if d["kind"] == "flame"][legal]
+        assert moved["final"] == moved["rolled"] + 1
+        checked += 1
+    assert checked > 10
+
+
+def test_the_d6_sheet_says_where_its_efforts_per_day_come_from() -> None:
+    # The page reads efforts per day from the registry (no copy in JS): the field it names
+    # is the d6 Flame, and the effort op counts as many per day.
+    d6 = next(s for s in DESCRIPTION["systems"] if s["id"] == "d6")
+    per_day = d6["sheet"]["efforts_per_day"]
+    assert per_day["field"] in {f["name"] for f in d6["fields"]}
+    assert set(per_day["label"]) == set(per_day["restore"]) == {"fr", "en"}
+    for flame in range(0, 8):
+        answer = ok({"op": "effort", "params": {per_day["field"]: flame, "action": "check"}})
+        assert answer["per_day"] == answer["available"] == flame
+
+
+def test_the_registry_gives_the_fairness_cap_the_op_keeps() -> None:
+    for system in DESCRIPTION["systems"]:
+        cap = system["limits"]["fairness_n"]
+        request = {"op": "fairness", "system": system["id"], "params": CHEAP[system["id"]],
+                   "seed": 1}
+        assert ok({"op": "validate", "request": {**request, "n": cap}})["valid"]
+        assert err({**request, "n": cap + 1})["field"] == "n"
+
+
+def test_valid_requests_of_every_op_are_valid_without_their_work() -> None:
+    requests = [
+        {"op": "systems"}, {"op": "version"}, {"op": "qr", "text": "https://x/#r=1"},
+        {"op": "sources", "params": {"aspect": 2}}, {"op": "effort", "params": {"flame": 2}},
+        {"op": "sweep", "system": "pool", "field": "diff", "params": {"pot": 3}},
+        {"op": "sweep", "system": "steps", "field": "bonus", "values": [0, 1]},
+        {"op": "compare", "system": "d6", "a": {}, "b": {"effort": True}},
+        {"op": "fairness", "system": "d100", "params": {}, "n": 5000, "seed": 3},
+        {"op": "luck", "system": "pool", "params": {"pot": 3}, "margins": [0, 2]},
+        {"op": "combat", "params": {"kind": "ranged"}, "actor": {"ardeur": 3}, "opponent": {}},
+        {"op": "oppose", "system": "pool", "actor": {"dice": [1, 2, 3, 4, 5, 6]},
+         "opponent": {"dice": [6, 6, 6, 6, 6, 6]}},
+    ]
+    for request in requests:
+        checked = ok({"op": "validate", "request": request})
+        assert checked["valid"] is True and checked["op"] == request["op"]
+        assert ok(request)  # and the op itself accepts it
+        # Nothing of the op's work is in the answer: no rows, no counts, no matrix, no dice.
+        assert not {"rows", "counts", "size", "groups", "winner", "dice", "exact"} & set(checked)

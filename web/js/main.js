@@ -20,7 +20,7 @@
 
 // engine.js first: its evaluation starts the worker before any other module reads storage.
 import { Engine } from "./engine.js";
-import { CharactersView } from "./characters.js";
+import { CharactersView } from "./characters/view.js";
 import { CombatView } from "./combat/combat.js";
 import { diceSettings } from "./dice-settings.js";
 import { debounce, h, nextTask, pendingWork, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
@@ -28,7 +28,7 @@ import { GmTools } from "./gm.js";
 import { randomSeed } from "./fairness.js";
 import { SideForm } from "./forms.js";
 import { entryFrom, History, whoText } from "./history.js";
-import { addStrings, applyStatic, lang, onLangChange, pick, setLang, t } from "./i18n.js";
+import { applyStatic, lang, onLangChange, pick, setLang, t } from "./i18n.js";
 import { Notices } from "./notices.js";
 import { oddsChart, versusChart } from "./odds.js";
 import { OppositionPanel } from "./opposition.js";
@@ -41,6 +41,12 @@ import { updateRollBar } from "./rollbar.js";
 import { playRoll, preload3d, shownFaces } from "./stage.js";
 import { makeLuckRecorder, StatsView } from "./stats.js";
 import { Views } from "./views.js";
+import "./ui/strings.js";
+import "./roll/strings.js";
+import "./odds/strings.js";
+import "./history/strings.js";
+import "./gm/strings.js";
+// Until the characters and combat screens have their own strings.js (issue 12 handover).
 
 const STATE_KEY = "pyrules:state";
 const SYSTEMS_KEY = "pyrules:systems";
@@ -52,23 +58,6 @@ const BOOT_AT = { worker: 0, version: 2, runtime: 4, python: 66, micropip: 74, p
 const $ = (id) => document.getElementById(id);
 // An odds answer slower than this shows "calcul…" and a Cancel button.
 const ODDS_PENDING_MS = 300;
-
-addStrings({
-  fr: {
-    "odds.pending": "calcul…",
-    "odds.cancel": "Annuler",
-    "odds.incomplete": "Remplissez les champs pour voir les probabilités.",
-    "odds.cancelled": "Calcul annulé : les probabilités affichées sont les précédentes.",
-    "engine.unavailable": "le moteur ne répond pas (il redémarre) ; rien n’a été enregistré, réessayez.",
-  },
-  en: {
-    "odds.pending": "computing…",
-    "odds.cancel": "Cancel",
-    "odds.incomplete": "Fill in the fields to see the odds.",
-    "odds.cancelled": "Computation cancelled: the odds shown are the previous ones.",
-    "engine.unavailable": "the engine is not answering (it is restarting); nothing was recorded, try again.",
-  },
-});
 
 // ---------------------------------------------------------------------------- state
 
@@ -696,16 +685,10 @@ async function place(placement) {
 async function placeNow(placement) {
   const { base, request, entry } = current;
   const system = currentSystem();
-  const params = { ...base.params, placement };
-  const groupsAnswer = await engine.call({ op: "dice", system: system.id, params, lang: lang() });
-  if (!groupsAnswer.ok) {
-    showApiError(groupsAnswer.error);
-    return;
-  }
-  for (const group of groupsAnswer.result.groups) {
-    params[group.field] = base.dice.filter((d) => d.kind === group.kind).map((d) => d.rolled);
-  }
-  const answer = await engine.call({ op: "roll", system: system.id, params, lang: lang() });
+  // The same dice again, never sent back down: the seed replays them (physical dice: the
+  // faces the player typed, in the request), and the engine applies the placement.
+  const params = { ...request.params, placement };
+  const answer = await engine.call({ op: "roll", system: system.id, params, ...(base.physical ? {} : { seed: base.seed }), lang: lang() });
   if (!answer.ok) {
     showApiError(answer.error);
     return;

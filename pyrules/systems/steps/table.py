@@ -45,6 +45,8 @@ class CombatOutcome:
     opponent_ardeur: int
     rolls: tuple[RollResult, ...]
     lines: tuple[Line, ...]
+    #: Each roll's dice judged as a single roll of its side (its own threshold).
+    own: tuple[RollResult, ...] = ()
 
     @property
     def knocked_out(self) -> tuple[str, ...]:
@@ -115,7 +117,7 @@ def resolve_combat(setup: CombatSetup, rng: random.Random | None) -> CombatOutco
         loss = roll.margin if hit else 0
         line = Line.of("combat.ranged", hit=hit, damage=loss)
         return CombatOutcome(kind, "actor" if hit else "opponent", max(roll.margin, 0), 0, loss,
-                             a_ardeur, b_ardeur - loss, (roll,), (*roll.lines, line))
+                             a_ardeur, b_ardeur - loss, (roll,), (*roll.lines, line), (roll,))
     faces = None
     if fa is not None or fb is not None:
         faces = (fa if fa is not None else steps.draw(pa, rng),  # type: ignore[arg-type]
@@ -137,7 +139,7 @@ def resolve_combat(setup: CombatSetup, rng: random.Random | None) -> CombatOutco
     line = Line.of(key, winner=winner, margin=margin, actor_loss=a_loss, opponent_loss=b_loss)
     return CombatOutcome(kind, winner, margin, a_loss, b_loss, a_ardeur - a_loss,
                          b_ardeur - b_loss, (result.actor, result.opponent),
-                         (*result.lines, line))
+                         (*result.lines, line), result.own_results)
 
 
 # ------------------------------------------------------------------------------ the fight

@@ -6,7 +6,7 @@
 
 import { h } from "../dom.js";
 import { lang, pick, t } from "../i18n.js";
-import { newId } from "../sheet.js";
+import { newId } from "../characters/sheet.js";
 import { playStage } from "../stage.js";
 import { flash, switchControl } from "../ui.js";
 import { combatEntry, partsOf, turnWarning } from "./combat-record.js";

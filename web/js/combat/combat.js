@@ -12,7 +12,7 @@
 import { isFight } from "../checks.js";
 import { h, storageGet, storageSet } from "../dom.js";
 import { lang, t } from "../i18n.js";
-import { newId, rollParams } from "../sheet.js";
+import { newId, rollParams } from "../characters/sheet.js";
 import { onOtherTab } from "../storage.js";
 import { confirmAction, flash } from "../ui.js";
 import { renderAction } from "./action.js";
