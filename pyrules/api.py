@@ -33,7 +33,7 @@ from .registry import SYSTEMS, describe
 from .stats import FAIRNESS_MAX, chi_square, percentile
 from .systems.d6.table import effort
 from .systems.pool.table import SOURCE_FIELDS, pool_sources
-from .systems.steps.table import parse_combat, resolve_combat, split_ardeur
+from .systems.steps.table import parse_combat, parse_fight, resolve_combat, split_ardeur
 
 MAX_REQUEST = 100_000  # characters
 MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep text overflows
@@ -41,7 +41,7 @@ MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]")
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-       "combat", "effort", "luck", "fairness", "sweep", "compare", "qr", "validate")
+       "combat", "fight", "effort", "luck", "fairness", "sweep", "compare", "qr", "validate")
 
 
 class ApiError(Exception):
@@ -126,6 +126,11 @@ def dispatch(req: Mapping[str, Any], lang: str, dry: bool = False) -> dict[str, 
         return qr(req.get("text"))
     if op == "combat":
         return combat_json(req, lang, dry)
+    if op == "fight":
+        if dry:
+            parse_fight(req.get("fight"))
+            return valid(op)
+        return fight_json(req.get("fight"))
     system = get_system(req.get("system"))
     if op == "sweep":  # the GM's tools (pyrules/sweep.py)
         out = sweep.sweep(system, req, dry)
@@ -396,6 +401,20 @@ def combat_json(req: Mapping[str, Any], lang: str, dry: bool = False) -> dict[st
                      "knocked_out": "opponent" in out.knocked_out},
         "rolls": rolls,
         "explanation": texts[lang], "explanations": texts,
+    }
+
+
+def fight_json(raw: Any) -> dict[str, Any]:
+    """What the rules of document 004 say of a fight state (see docs/api.md, `fight`)."""
+    view = parse_fight(raw)
+    nxt = view.next
+    return {
+        "round": view.round, "turn": view.turn, "current": view.current,
+        "standing": list(view.standing), "over": view.over,
+        "next": None if nxt is None else {"turn": nxt[0], "round": nxt[1]},
+        "participants": {f.id: {"can_act": f.id in view.standing,
+                                "skills": view.skills(f), "warning": view.warning(f.id)}
+                         for f in view.fighters},
     }
 
 

@@ -245,6 +245,10 @@ ERRORS: dict[str, Text] = {
         "« {label} » : {given} dés donnés, ce jet n'en lance que {used}.",
         "'{label}': {given} dice given, this roll only throws {used}.",
     ),
+    "fight_state": Text(
+        "État du combat invalide : {what}.",
+        "Invalid fight state: {what}.",
+    ),
     "internal": Text(
         "Erreur interne inattendue : {detail}.", "Unexpected internal error: {detail}."
     ),

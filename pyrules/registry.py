@@ -14,7 +14,7 @@ from .systems.notation import NotationSystem
 from .systems.pool import PoolSystem
 from .systems.pool.table import SOURCE_FIELDS
 from .systems.steps import StepsSystem
-from .systems.steps.table import ARDEUR_FIELD, COMBAT_FIELDS
+from .systems.steps.table import ARDEUR_FIELD, COMBAT_FIELDS, COMBAT_KINDS
 
 #: The one list of systems. A new system is a package under pyrules/systems/ (its rules,
 #: odds, explanation templates and table play together) added here.
@@ -50,6 +50,7 @@ def describe() -> dict[str, Any]:
         "table": {
             "sources": {"system": "pool", "fields": [f.describe() for f in SOURCE_FIELDS]},
             "combat": {"system": "steps", "fields": [f.describe() for f in COMBAT_FIELDS],
+                       "kinds": list(COMBAT_KINDS),
                        "participant": [ARDEUR_FIELD.describe()]},
             "effort": {"system": "d6", "fields": [f.describe() for f in EFFORT_FIELDS]},
         },

@@ -1,6 +1,8 @@
 """What the page shows comes from the engine: the Flame-die placement controls follow the
 answer's `placement_moves` (on a die that rolled 1, on a die showing 2, after a move); the
-DIFF steps are named from the registry, in French and English."""
+DIFF steps are named from the registry, in French and English; the combat tracker shows the
+engine's `fight` answer (who is out, where the next turn goes, which entry fights, no next
+turn once everyone is down)."""
 
 from __future__ import annotations
 
@@ -198,3 +200,74 @@ def test_a_bad_number_is_refused_by_the_engine_naming_the_field(app: App) -> Non
     assert app.shown() == before
     page.fill(pot, "4")
     app.settle()
+
+
+# -- the combat tracker shows the engine's judgement (last: it leaves the combat tab open) --
+
+BARE: dict[str, Any] = {"label": "", "params": {}}
+# A fight as the combat tracker stores it: Sbire is out, Aldric fights with a bow or a sword.
+FIGHT = {"round": 1, "turn": 0, "log": [], "participants": [
+    {"id": "pa", "name": "Aldric", "ardeur": 2, "start": 3, "unarmed": False,
+     "skills": [{"label": "Tir à l'arc", "params": {"die": 10}},
+                {"label": "Épée", "params": {"die": 8}}]},
+    {"id": "pb", "name": "Sbire", "ardeur": 0, "start": 3, "skills": [BARE]},
+    {"id": "pc", "name": "Bandit", "ardeur": 1, "start": 2, "skills": [BARE]},
+]}
+
+
+def judged(app: App) -> Any:
+    """The engine's `fight` answer for the fight the page holds now."""
+    stored = app.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:fight'))")
+    state = {"round": stored["round"], "turn": stored["turn"], "acted": [], "participants": [
+        {"id": p["id"], "ardeur": p["ardeur"], "unarmed": bool(p.get("unarmed")),
+         "skills": [s["label"] for s in p["skills"]]} for p in stored["participants"]]}
+    return local_handle({"op": "fight", "fight": state})["result"]
+
+
+def settled(app: App) -> None:
+    app.page.wait_for_selector("#view-combat:not([aria-busy=true]) .combat-layout")
+
+
+def test_the_combat_tracker_shows_the_engines_judgement(app: App) -> None:
+    page = app.page
+    page.evaluate("(f) => { localStorage.setItem('pyrules:fight', JSON.stringify(f));"
+                  " localStorage.removeItem('pyrules:fight-undo'); }", FIGHT)
+    app.reload()
+    try:
+        page.click("#tab-combat")
+        page.wait_for_selector("#view-combat:not([hidden]) #combat-order .fighter")
+        settled(app)
+        answer = judged(app)
+        out = dict(page.eval_on_selector_all(
+            "#combat-order .fighter", "fs => fs.map(f => [f.dataset.id, f.dataset.out])"))
+        assert out == {k: str(not v["can_act"]).lower() for k, v in answer["participants"].items()}
+        assert out["pb"] == "true"  # Sbire, at 0 Ardeur, is out
+        # The entry that fights is the engine's: the sword in melee, the bow for a shot.
+        skills = [s["label"] for s in FIGHT["participants"][0]["skills"]]
+        auto = "#combat-actor-skill option[value=auto]"
+        assert skills[answer["participants"]["pa"]["skills"]["melee"]] in page.text_content(auto)
+        page.click("label[for=combat-kind-ranged]")
+        assert skills[answer["participants"]["pa"]["skills"]["ranged"]] in page.text_content(auto)
+        page.click("label[for=combat-kind-melee]")
+        # "Tour suivant" goes where the engine says: Sbire (out) is skipped.
+        nxt = answer["next"]
+        page.click("#combat-next")
+        settled(app)
+        current = FIGHT["participants"][nxt["turn"]]["id"]
+        assert current == "pc"
+        assert page.get_attribute(f"#combat-order .fighter[data-id={current}]",
+                                  "aria-current") == "step"
+        # Everyone down: the engine has no next turn and no possible action.
+        for who, times in (("pc", 1), ("pa", 2)):
+            for _ in range(times):
+                page.click(f"#combat-order .fighter[data-id={who}] .fighter-minus")
+                settled(app)
+        answer = judged(app)
+        assert answer["next"] is None and answer["over"] and answer["standing"] == []
+        assert page.is_disabled("#combat-next")
+        assert page.locator("#combat-order .fighter[data-out=true]").count() == 3
+        assert page.locator("#combat-order .fighter[aria-current]").count() == 0
+    finally:
+        page.evaluate("() => { localStorage.removeItem('pyrules:fight');"
+                      " localStorage.removeItem('pyrules:fight-undo'); }")
+        app.reload()

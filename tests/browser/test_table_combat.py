@@ -58,6 +58,12 @@ def log_count(app: App) -> int:
     return app.page.locator("#combat-log .combat-log-entry").count()
 
 
+def settled(app: App) -> None:
+    """The tracker shows a change once the engine has judged the new fight state (its
+    `fight` answer): wait for that, not for a duration."""
+    app.page.wait_for_selector("#view-combat:not([aria-busy=true]) .combat-layout")
+
+
 def fighter(name: str) -> str:
     return f"#combat-order .fighter:has(.fighter-label:text-is('{name}'))"
 
@@ -205,6 +211,7 @@ def test_melee_loss_goes_to_the_loser_and_unarmed_uses_bagarre(app: App, tmp_pat
     assert head == "R1Corps à corps — Aldric contre Brute"
     # Unarmed: Aldric's melee uses his Bagarre entry (D6) instead of Combat (D8).
     page.click(f"{fighter('Aldric')} .fighter-unarmed")
+    settled(app)
     assert page.get_attribute(f"{fighter('Aldric')} .fighter-unarmed", "aria-pressed") == "true"
     left = ardeur(app)["Aldric"]
     aldric, brute = {**BAGARRE, "ardeur": left}, {**QUICK, "ardeur": 6}
@@ -218,6 +225,7 @@ def test_melee_loss_goes_to_the_loser_and_unarmed_uses_bagarre(app: App, tmp_pat
     assert sides == [6, 6]
     assert ardeur(app) == {"Aldric": left, "Brute": 6 - result["margin"], "Sbire": 3, "Bandit": 5}
     page.click(f"{fighter('Aldric')} .fighter-unarmed")
+    settled(app)
 
 
 def test_ranged_damage_is_the_margin(app: App, tmp_path: Path) -> None:
@@ -319,29 +327,38 @@ def test_turns_rounds_reorder_and_undo(app: App, tmp_path: Path) -> None:
     knock_out(app, "Sbire", 3)  # the skirmish the undo steps back through at the end
     assert page.get_attribute(fighter("Aldric"), "aria-current") == "step"
     page.click("#combat-next")
+    settled(app)
     assert page.get_attribute(fighter("Brute"), "aria-current") == "step"
     assert page.input_value("#combat-actor") == page.get_attribute(fighter("Brute"), "data-id")
     page.click("#combat-next")  # Sbire is out: skipped
+    settled(app)
     assert page.get_attribute(fighter("Bandit"), "aria-current") == "step"
     page.click("#combat-next")
+    settled(app)
     assert page.text_content("#combat-round") == "Round 2"
     assert page.get_attribute(fighter("Aldric"), "aria-current") == "step"
     # Reorder: Bandit acts before Sbire; the keyboard focus stays on the moved row's button.
     page.click(f"{fighter('Bandit')} .fighter-up")
+    settled(app)
     assert order(app) == ["Aldric", "Brute", "Bandit", "Sbire"]
     assert page.evaluate("() => document.activeElement.classList.contains('fighter-up')")
     page.keyboard.press("Enter")
+    settled(app)
     assert order(app) == ["Aldric", "Bandit", "Brute", "Sbire"]
     # Undo steps back through the two moves, then the three "next turn", then the skirmish.
     page.click("#combat-undo")
+    settled(app)
     assert order(app) == ["Aldric", "Brute", "Bandit", "Sbire"]
     page.click("#combat-undo")
+    settled(app)
     assert order(app) == ["Aldric", "Brute", "Sbire", "Bandit"]
     for _ in range(3):  # the three "next turn"
         page.click("#combat-undo")
+    settled(app)
     assert page.text_content("#combat-round") == "Round 1"
     logs = log_count(app)
     page.click("#combat-undo")  # the skirmish
+    settled(app)
     assert log_count(app) == logs - 1
     assert ardeur(app)["Sbire"] == 3
     assert page.get_attribute(fighter("Sbire"), "data-out") == "false"

@@ -209,10 +209,17 @@ function isPair(value) {
   return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "number");
 }
 
-function isLogLine(entry) {
+// The kinds of combat action are the engine's (`table.combat.kinds` of its description):
+// given them, a line of another kind fails; without them (reading storage before the engine
+// has answered), a kind must be a plain name, and the tracker checks it against the engine's.
+function isKind(kind, kinds) {
+  return typeof kind === "string" && (kinds ? kinds.includes(kind) : /^[a-z_]{1,40}$/.test(kind));
+}
+
+function isLogLine(entry, kinds) {
   return (
     isObject(entry) &&
-    ["melee", "ranged", "conflict", "skirmish"].includes(entry.kind) &&
+    isKind(entry.kind, kinds) &&
     isInt(entry.round) &&
     isText(entry.actor, 200) &&
     isText(entry.target, 200) &&
@@ -226,8 +233,8 @@ function isLogLine(entry) {
   );
 }
 
-/** The fight of the combat tracker (combat.js). */
-export function isFight(value) {
+/** The fight of the combat tracker (combat/), its log lines of the engine's `kinds` if given. */
+export function isFight(value, kinds = null) {
   return (
     isObject(value) &&
     isInt(value.round) &&
@@ -235,7 +242,7 @@ export function isFight(value) {
     Array.isArray(value.participants) &&
     value.participants.every(isFighter) &&
     Array.isArray(value.log) &&
-    value.log.every(isLogLine)
+    value.log.every((line) => isLogLine(line, kinds))
   );
 }
 
@@ -245,7 +252,7 @@ function checkFight(value) {
 
 function checkUndo(value) {
   if (!Array.isArray(value)) return bad([]);
-  const kept = value.filter(isFight);
+  const kept = value.filter((fight) => isFight(fight));
   return kept.length === value.length ? good(value) : bad(kept);
 }
 

@@ -21,7 +21,7 @@
 // engine.js first: its evaluation starts the worker before any other module reads storage.
 import { Engine } from "./engine.js";
 import { CharactersView } from "./characters/view.js";
-import { CombatView } from "./combat.js";
+import { CombatView } from "./combat/combat.js";
 import { diceSettings } from "./dice-settings.js";
 import { debounce, h, nextTask, pendingWork, prefersReducedMotion, storageGet, storageSet } from "./dom.js";
 import { GmTools } from "./gm.js";
@@ -47,7 +47,6 @@ import "./odds/strings.js";
 import "./history/strings.js";
 import "./gm/strings.js";
 // Until the characters and combat screens have their own strings.js (issue 12 handover).
-import "./ui/pending-strings.js";
 
 const STATE_KEY = "pyrules:state";
 const SYSTEMS_KEY = "pyrules:systems";

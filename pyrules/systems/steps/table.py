@@ -6,6 +6,8 @@ name the field; the JSON shaping lives in api.py.
 from __future__ import annotations
 
 import random
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,3 +140,160 @@ def resolve_combat(setup: CombatSetup, rng: random.Random | None) -> CombatOutco
     return CombatOutcome(kind, winner, margin, a_loss, b_loss, a_ardeur - a_loss,
                          b_ardeur - b_loss, (result.actor, result.opponent),
                          (*result.lines, line), result.own_results)
+
+
+# ------------------------------------------------------------------------------ the fight
+# Document 004: melee weapons use the skill Combat, bare hands (no martial technique) the
+# skill Bagarre, a shot the skill Tir. A participant's entries are found by their label
+# (accents and case ignored); an ordinary conflict and a skirmish use Combat. With no such
+# entry, the first one is used.
+
+SKILL_WORDS: dict[str, tuple[str, ...]] = {
+    "combat": ("combat", "melee", "fight", "epee", "arme"),
+    "bagarre": ("bagarre", "brawl", "mains nues", "unarmed", "pugilat"),
+    "tir": ("tir", "ranged", "shoot", "arc", "bow", "arbalete"),
+}
+FIGHT_MAX = 100  # participants
+SKILLS_MAX = 100  # entries of one participant
+LABEL_MAX = 200
+ARDEUR_LIMIT = 10**6  # the GM's ±1 buttons may go past the ±99 of a combat action
+
+
+def fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text)
+                   if not unicodedata.combining(c)).lower()
+
+
+def find_skill(labels: Sequence[str], skill: str) -> int | None:
+    words = SKILL_WORDS[skill]
+    for index, label in enumerate(labels):
+        if any(word in fold(label) for word in words):
+            return index
+    return None
+
+
+def skill_for(labels: Sequence[str], kind: str, unarmed: bool = False) -> int:
+    """The index of the entry a participant uses for one kind of action."""
+    found = None
+    if kind == "ranged":
+        found = find_skill(labels, "tir")
+    elif kind == "melee" and unarmed:
+        found = find_skill(labels, "bagarre")
+    if found is None:
+        found = find_skill(labels, "combat")
+    return found if found is not None else 0
+
+
+def can_act(ardeur: int) -> bool:
+    """Still standing: a participant at 0 Ardeur or below is out of the fight."""
+    return ardeur > 0
+
+
+@dataclass(frozen=True)
+class Fighter:
+    id: str
+    ardeur: int
+    unarmed: bool
+    skills: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FightView:
+    """What the rules say of a fight state: who can act, whose turn it is, what comes next."""
+
+    round: int
+    turn: int
+    fighters: tuple[Fighter, ...]
+    acted: frozenset[str]
+
+    @property
+    def standing(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.fighters if can_act(f.ardeur))
+
+    @property
+    def current(self) -> str | None:
+        """Whose turn it is, if that participant can still act."""
+        if not self.fighters:
+            return None
+        fighter = self.fighters[self.turn]
+        return fighter.id if can_act(fighter.ardeur) else None
+
+    @property
+    def over(self) -> bool:
+        """Fewer than two participants can still act: no action is possible."""
+        return len(self.standing) < 2
+
+    @property
+    def next(self) -> tuple[int, int] | None:
+        """(turn, round) after "next turn": the next one standing, clockwise; a new round
+        starts after the last. None when nobody can act."""
+        if not self.standing:
+            return None
+        turn, round_ = self.turn, self.round
+        for _ in self.fighters:
+            turn += 1
+            if turn >= len(self.fighters):
+                turn, round_ = 0, round_ + 1
+            if can_act(self.fighters[turn].ardeur):
+                break
+        return turn, round_
+
+    def warning(self, fighter_id: str) -> str | None:
+        """Why acting now breaks the turn order (the table's order: a warning, never a
+        refusal): `acted` already this round, or `not_turn` (someone else's turn)."""
+        if fighter_id in self.acted:
+            return "acted"
+        current = self.current
+        if current is not None and current != fighter_id:
+            return "not_turn"
+        return None
+
+    def skills(self, fighter: Fighter) -> dict[str, int]:
+        return {kind: skill_for(fighter.skills, kind, fighter.unarmed) for kind in COMBAT_KINDS}
+
+
+def _int(raw: Any, field: str, low: int, high: int) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        raise ParamError(field, "fight_state", what=f"{field}: {low} .. {high}")
+    return raw
+
+
+def parse_fight(raw: Any) -> FightView:
+    """Validate a fight state: {round, turn, participants: [{id, ardeur, unarmed?,
+    skills: [label, ...]}], acted?: [id, ...]} (acted: who already acted this round)."""
+    if not isinstance(raw, dict):
+        raise ParamError("fight", "not_object")
+    unknown = set(raw) - {"round", "turn", "participants", "acted"}
+    if unknown:
+        raise ParamError(f"fight.{sorted(unknown)[0]}", "unknown_field", name=sorted(unknown)[0])
+    people = raw.get("participants")
+    if not isinstance(people, list) or len(people) > FIGHT_MAX:
+        raise ParamError("fight.participants", "fight_state",
+                         what=f"participants: a list of at most {FIGHT_MAX}")
+    fighters: list[Fighter] = []
+    for i, p in enumerate(people):
+        where = f"fight.participants.{i}"
+        if not isinstance(p, dict):
+            raise ParamError(where, "not_object")
+        ident, skills = p.get("id"), p.get("skills", [])
+        if not isinstance(ident, str) or not 0 < len(ident) <= LABEL_MAX \
+                or any(f.id == ident for f in fighters):
+            raise ParamError(f"{where}.id", "fight_state", what=f"{where}.id: a unique text")
+        if not isinstance(skills, list) or len(skills) > SKILLS_MAX or not all(
+                isinstance(s, str) and len(s) <= LABEL_MAX for s in skills):
+            raise ParamError(f"{where}.skills", "fight_state",
+                             what=f"{where}.skills: a list of labels")
+        unarmed = p.get("unarmed", False)
+        if not isinstance(unarmed, bool):
+            raise ParamError(f"{where}.unarmed", "fight_state", what=f"{where}.unarmed: true/false")
+        ardeur = _int(p.get("ardeur"), f"{where}.ardeur", -ARDEUR_LIMIT, ARDEUR_LIMIT)
+        fighters.append(Fighter(ident, ardeur, unarmed, tuple(skills)))
+    round_ = _int(raw.get("round", 1), "fight.round", 1, 10**9)
+    turn = _int(raw.get("turn", 0), "fight.turn", 0, 10**9)
+    if turn >= len(fighters):  # the one whose turn it was left: the order starts again
+        turn = 0
+    acted = raw.get("acted", [])
+    if not isinstance(acted, list) or len(acted) > 10_000 \
+            or not all(isinstance(a, str) for a in acted):
+        raise ParamError("fight.acted", "fight_state", what="fight.acted: a list of ids")
+    return FightView(round_, turn, tuple(fighters), frozenset(acted))

@@ -1,8 +1,4 @@
-// HANDOVER, to delete: every `combat.` key of the old central catalogue. The combat helper of
-// issue 12 moves them into combat/strings.js; then delete this file and its import in main.js.
-// (The characters screen's keys are in characters/strings.js; efforts.title and efforts.rest
-// are gone: its efforts box takes them from the engine.) tests/js/i18n.test.js fails on any
-// key defined twice or missing.
+// The strings of the combat tracker (web/js/combat/), French and English.
 
 import { addStrings } from "../i18n.js";
 
@@ -84,6 +80,10 @@ addStrings({
     "combat.log.skirmishTwist": "Jet perdu : {target} est quand même hors de combat, mais un rebondissement attend {actor}.",
     "combat.log.heroSafe": "{actor} n’est pas blessé.",
     "combat.log.out": "{name} est hors de combat.",
+    "combat.warn.notTurn": "Ce n’est pas le tour de {name} : c’est au tour de {current}.",
+    "combat.warn.again": "{name} a déjà agi pendant ce round.",
+    "combat.after": "Ardeur après l’action",
+    "combat.outShort": "{name} (hors de combat)",
   },
   en: {
     "combat.title": "Combat",
@@ -162,5 +162,9 @@ addStrings({
     "combat.log.skirmishTwist": "Roll lost: {target} is knocked out anyway, but a twist awaits {actor}.",
     "combat.log.heroSafe": "{actor} is not wounded.",
     "combat.log.out": "{name} is knocked out.",
+    "combat.warn.notTurn": "It is not {name}’s turn: it is {current}’s.",
+    "combat.warn.again": "{name} has already acted this round.",
+    "combat.after": "Ardeur after the action",
+    "combat.outShort": "{name} (knocked out)",
   },
 });

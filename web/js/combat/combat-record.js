@@ -5,28 +5,14 @@
 //     kinds an opposed roll of the steps system. Same seed, same dice: "Revoir" shows it
 //     again with the engine's `roll` / `oppose` op;
 //   - the warning when the one about to act is not the one whose turn it is, or already
-//     acted this round (the turn order is the table's, not a rule of the engine: a warning,
-//     never a refusal);
+//     acted this round, as the engine's `fight` answer names it (a warning, never a refusal);
 //   - the Ardeur of both sides after the action, next to its outcome.
 
-import { h } from "./dom.js";
-import { entryFrom } from "./history.js";
-import { addStrings, t } from "./i18n.js";
-
-addStrings({
-  fr: {
-    "combat.warn.notTurn": "Ce n’est pas le tour de {name} : c’est au tour de {current}.",
-    "combat.warn.again": "{name} a déjà agi pendant ce round.",
-    "combat.after": "Ardeur après l’action",
-    "combat.outShort": "{name} (hors de combat)",
-  },
-  en: {
-    "combat.warn.notTurn": "It is not {name}’s turn: it is {current}’s.",
-    "combat.warn.again": "{name} has already acted this round.",
-    "combat.after": "Ardeur after the action",
-    "combat.outShort": "{name} (knocked out)",
-  },
-});
+import { h } from "../dom.js";
+import { entryFrom } from "../history.js";
+import { t } from "../i18n.js";
+import { canAct, judgedOf } from "./state.js";
+import "./strings.js";
 
 const who = (participant, skill) => ({ ...(participant.characterId ? { id: participant.characterId } : {}), name: participant.name, label: skill?.label || "" });
 
@@ -52,18 +38,19 @@ export function combatEntry({ request, result, actor, target, actorSkill, target
   return { entry, luckResult: sides };
 }
 
-/** A warning before `actorId` acts, or "" (turn order and one action per round). */
-export function turnWarning(fight, actorId) {
+const WARNINGS = { acted: "combat.warn.again", not_turn: "combat.warn.notTurn" };
+
+/** The warning before `actorId` acts, or "": the engine's `warning` for them in `judged`. */
+export function turnWarning(fight, judged, actorId) {
   const actor = fight.participants.find((p) => p.id === actorId);
-  if (!actor) return "";
-  if (fight.log.some((line) => line.round === fight.round && line.actorId === actorId)) return t("combat.warn.again", { name: actor.name });
-  const current = fight.participants[fight.turn];
-  if (current && current.ardeur > 0 && current.id !== actorId) return t("combat.warn.notTurn", { name: actor.name, current: current.name });
-  return "";
+  const code = judgedOf(judged, actorId)?.warning;
+  if (!actor || !WARNINGS[code]) return "";
+  const current = fight.participants.find((p) => p.id === judged.current);
+  return t(WARNINGS[code], { name: actor.name, current: current?.name ?? "" });
 }
 
 /** Both sides' Ardeur after an action, with their bars, to sit next to its outcome. */
-export function ardeurAfter(fight, line) {
+export function ardeurAfter(fight, judged, line) {
   const rows = [];
   for (const [id, name] of [
     [line.actorId, line.actor],
@@ -74,7 +61,7 @@ export function ardeurAfter(fight, line) {
     const meter = h("span", { class: "ardeur-meter", "aria-hidden": "true" }, h("span", { class: "ardeur-fill" }));
     const ratio = p.start > 0 ? Math.max(0, Math.min(1, p.ardeur / p.start)) : 0;
     meter.firstChild.style.width = `${(ratio * 100).toFixed(1)}%`;
-    rows.push(h("li", { class: p.ardeur <= 0 ? "is-out" : "", dataset: { id, ardeur: p.ardeur } }, h("span", { text: `${name} · ${t("combat.ardeur", { n: p.ardeur, max: p.start })}` }), meter));
+    rows.push(h("li", { class: canAct(judged, id) ? "" : "is-out", dataset: { id, ardeur: p.ardeur } }, h("span", { text: `${name} · ${t("combat.ardeur", { n: p.ardeur, max: p.start })}` }), meter));
   }
   return rows.length ? h("ul", { class: "combat-after", id: "combat-after", "aria-label": t("combat.after") }, rows) : null;
 }

@@ -1,0 +1,311 @@
+// The step-dice combat tracker (system `steps`, engine ops `fight` and `combat`).
+//
+// Participants come from saved characters or are made on the spot, each with Ardeur
+// points. The turn order is a list the GM can reorder (clockwise from the GM's left).
+// The page keeps the fight; the engine judges it: after every change the state goes to the
+// `fight` op, and the tracker shows it with that answer (kept in `judged`): who is out,
+// whose turn it is, where "Tour suivant" goes, which entry fights, the turn warnings.
+// Each action (melee, ranged, ordinary conflict, skirmish) is one `combat` call (action.js);
+// every change can be undone (a stack of previous states). The fight lives in localStorage,
+// so a reload does not lose it.
+
+import { isFight } from "../checks.js";
+import { h, storageGet, storageSet } from "../dom.js";
+import { lang, t } from "../i18n.js";
+import { newId, rollParams } from "../characters/sheet.js";
+import { onOtherTab } from "../storage.js";
+import { confirmAction, flash } from "../ui.js";
+import { renderAction } from "./action.js";
+import { renderLog } from "./log.js";
+import { renderOrder } from "./order.js";
+import { AUTO, emptyFight, FIGHT_KEY, fightRequest, LOG_MAX, SYSTEM, UNDO_KEY, UNDO_MAX, validFight } from "./state.js";
+import "./strings.js";
+
+// What the screen shows before the engine's first answer: no judgement at all.
+const PENDING = Object.freeze({ participants: {}, current: null, next: null, over: true, standing: [] });
+
+export class CombatView {
+  constructor(ctx, root, characters) {
+    this.ctx = ctx;
+    this.root = root;
+    this.characters = characters;
+    this.load();
+    this.action = { kind: "melee", concede: false, actor: null, target: null, actorSkill: AUTO, targetSkill: AUTO };
+    this.quickValues = {};
+    this.quickName = "";
+    this.quickExtra = true;
+    this.addChar = null;
+    this.addOpen = !this.fight.participants.length;
+    this.busy = false;
+    this.last = null; // the last answer, for the dice card
+    this.judged = null; // the engine's `fight` answer for the state of key `judgedKey`
+    this.judgedKey = null;
+    this.asking = null; // the pending `fight` call: {key, answer}
+    this.judgeError = null; // the engine refused the state of `key`: {key, message}
+    this.renderedKey = null;
+    characters.onChange(() => {
+      if (this.root.isConnected && !this.root.hidden) this.render();
+    });
+    // Another tab acted in the fight: take its state (one fight per device, the latest wins).
+    onOtherTab(FIGHT_KEY, () => this.fromOtherTab());
+  }
+
+  load() {
+    const saved = storageGet(FIGHT_KEY, null);
+    this.fight = validFight(saved) ? saved : emptyFight();
+    const undo = storageGet(UNDO_KEY, []);
+    this.undo = Array.isArray(undo) ? undo.filter(validFight) : [];
+  }
+
+  fromOtherTab() {
+    this.load();
+    if (this.busy) return;
+    if (this.root.isConnected && !this.root.hidden) this.render();
+  }
+
+  system() {
+    return (this.ctx.systems() || []).find((s) => s.id === SYSTEM) || null;
+  }
+
+  save() {
+    if (this.fight.log.length > LOG_MAX) this.fight.log.length = LOG_MAX;
+    storageSet(FIGHT_KEY, this.fight);
+    storageSet(UNDO_KEY, this.undo);
+  }
+
+  /** Remember the state before a change, so "Annuler" can bring it back. */
+  checkpoint() {
+    this.undo.push(structuredClone(this.fight));
+    if (this.undo.length > UNDO_MAX) this.undo.splice(0, this.undo.length - UNDO_MAX);
+  }
+
+  participant(id) {
+    return this.fight.participants.find((p) => p.id === id) || null;
+  }
+
+  current() {
+    return this.fight.participants[this.fight.turn] || null;
+  }
+
+  // -------------------------------------------------------------------------- the engine's judgement
+
+  /** Whether `judged` is the engine's answer for the fight as it stands now. */
+  fresh() {
+    return this.judgedKey !== null && JSON.stringify(fightRequest(this.fight)) === this.judgedKey;
+  }
+
+  /**
+   * Ask the engine to judge the fight as it stands (the `fight` op); true once `judged` is
+   * its answer, false when the engine refused or a newer state is being judged instead.
+   * The view is marked aria-busy meanwhile.
+   */
+  async judge() {
+    const request = fightRequest(this.fight);
+    const key = JSON.stringify(request);
+    if (key === this.judgedKey) return true;
+    if (this.asking?.key !== key) this.asking = { key, answer: this.ctx.engine.call({ ...request, lang: lang() }) };
+    const asked = this.asking;
+    this.root.setAttribute("aria-busy", "true");
+    const answer = await asked.answer;
+    if (this.asking !== asked) return false; // a newer state is being judged: it will show
+    if (JSON.stringify(fightRequest(this.fight)) !== key) return this.judge(); // changed meanwhile
+    this.asking = null;
+    this.root.removeAttribute("aria-busy");
+    if (!answer.ok) {
+      this.judgeError = { key, message: answer.error.message };
+      return false;
+    }
+    this.judgeError = null;
+    this.judged = answer.result;
+    this.fight.turn = answer.result.turn; // the engine's turn: the first when it was past the end
+    this.judgedKey = JSON.stringify(fightRequest(this.fight));
+    return true;
+  }
+
+  // -------------------------------------------------------------------------- changes
+
+  addCharacter(character) {
+    const system = this.system();
+    const skills = character.entries.map((entry) => ({ label: entry.label, params: rollParams(system, character, entry) }));
+    if (!skills.length) skills.push({ label: "", params: {} });
+    this.checkpoint();
+    this.fight.participants.push({
+      id: newId("p"),
+      name: character.name,
+      characterId: character.id,
+      pc: Boolean(character.pc),
+      extra: false,
+      unarmed: false,
+      ardeur: character.stats?.ardeur ?? 10,
+      start: character.stats?.ardeur ?? 10,
+      skills,
+    });
+    return this.changed(t("combat.added", { name: character.name }));
+  }
+
+  /** The engine's verdict on a quick participant's numbers (bounds), before anyone joins: a combat action they could take, validated (nothing rolled). */
+  validateQuick(skill, ardeur) {
+    const request = { op: "combat", params: { kind: "melee" }, actor: { ...skill, ardeur }, opponent: {}, lang: lang() };
+    return this.ctx.engine.call({ op: "validate", request, lang: lang() });
+  }
+
+  async addQuick() {
+    if (this.busy) return;
+    const { params, errors } = this.quickForm.collect({ withFaces: false });
+    if (errors.length) {
+      for (const error of errors) this.quickForm.setError(error.field, error.message);
+      this.quickForm.focusField(errors[0].field);
+      return;
+    }
+    const { ardeur, ...skill } = params;
+    // The engine judges the numbers (bounds) before anyone joins: the error sits by its field.
+    this.busy = true;
+    let answer;
+    try {
+      answer = await this.validateQuick(skill, ardeur);
+    } finally {
+      this.busy = false;
+    }
+    if (!answer.ok) {
+      const field = String(answer.error.field || "").replace(/^actor\./, "");
+      if (field && this.quickForm.setError(field, answer.error.message)) this.quickForm.focusField(field);
+      else flash(this.error, answer.error.message, "error");
+      return;
+    }
+    const name = this.quickName.trim() || t("combat.quickDefault", { n: this.fight.participants.length + 1 });
+    this.checkpoint();
+    this.fight.participants.push({ id: newId("p"), name, characterId: null, pc: false, extra: this.quickExtra, unarmed: false, ardeur, start: ardeur, skills: [{ label: "", params: skill }] });
+    this.quickName = "";
+    await this.changed(t("combat.added", { name }));
+    document.getElementById("combat-quick-name")?.focus();
+  }
+
+  remove(participant) {
+    this.checkpoint();
+    const index = this.fight.participants.indexOf(participant);
+    this.fight.participants.splice(index, 1);
+    if (this.fight.turn > index || this.fight.turn >= this.fight.participants.length) this.fight.turn = Math.max(0, this.fight.turn - 1);
+    this.changed(t("combat.removed", { name: participant.name }));
+  }
+
+  move(participant, delta) {
+    const list = this.fight.participants;
+    const index = list.indexOf(participant);
+    const next = index + delta;
+    if (next < 0 || next >= list.length) return;
+    this.checkpoint();
+    const current = this.current();
+    list.splice(index, 1);
+    list.splice(next, 0, participant);
+    this.fight.turn = Math.max(0, list.indexOf(current));
+    this.changed(t("combat.moved", { name: participant.name, n: next + 1 }), `[data-id="${CSS.escape(participant.id)}"] .fighter-${delta < 0 ? "up" : "down"}`);
+  }
+
+  adjust(participant, delta) {
+    this.checkpoint();
+    participant.ardeur += delta;
+    this.changed(t("combat.adjusted", { name: participant.name, ardeur: participant.ardeur }), `[data-id="${CSS.escape(participant.id)}"] .fighter-${delta < 0 ? "minus" : "plus"}`);
+  }
+
+  toggleUnarmed(participant) {
+    this.checkpoint();
+    participant.unarmed = !participant.unarmed;
+    this.changed(t(participant.unarmed ? "combat.nowUnarmed" : "combat.nowArmed", { name: participant.name }), `[data-id="${CSS.escape(participant.id)}"] .fighter-unarmed`);
+  }
+
+  /** "Tour suivant": where the engine's answer says the turn goes (the next one standing). */
+  nextTurn() {
+    const next = this.fresh() ? this.judged.next : null;
+    if (!next) return;
+    this.checkpoint();
+    this.fight.turn = next.turn;
+    this.fight.round = next.round;
+    this.action.actor = null;
+    this.action.target = null;
+    this.keptTarget = null;
+    this.changed(t("combat.turnOf", { name: this.fight.participants[next.turn].name, round: next.round }), "#combat-next");
+  }
+
+  undoLast() {
+    const previous = this.undo.pop();
+    if (!previous) return;
+    this.fight = previous;
+    this.last = null;
+    this.changed(t("combat.undone"), "#combat-undo");
+  }
+
+  async reset() {
+    const ok = await confirmAction({ title: t("combat.resetTitle"), text: t("combat.resetText"), confirm: t("combat.reset") });
+    if (!ok) return;
+    this.checkpoint();
+    this.fight = { ...emptyFight(), participants: this.fight.participants.map((p) => ({ ...p, ardeur: p.start })) };
+    this.last = null;
+    this.changed(t("combat.restarted"), "#combat-reset");
+  }
+
+  async clearAll() {
+    const ok = await confirmAction({ title: t("combat.clearTitle"), text: t("combat.clearText"), confirm: t("combat.clear") });
+    if (!ok) return;
+    this.checkpoint();
+    this.fight = emptyFight();
+    this.last = null;
+    this.changed(t("combat.cleared"), "#combat-clear");
+  }
+
+  /** Save the change, and show it once the engine has judged the new state. */
+  async changed(message, focus) {
+    this.save();
+    const fresh = await this.judge();
+    if (!fresh && this.asking) return; // a newer change is being judged: it will show
+    this.render();
+    if (message) this.ctx.announce(message);
+    if (focus && fresh) this.root.querySelector(focus)?.focus();
+  }
+
+  // -------------------------------------------------------------------------- rendering
+
+  /** Drop a stored fight (or undo step) with an action kind the engine does not know. */
+  checkKinds(table) {
+    if (this.kindsChecked === this.fight) return;
+    const kinds = table.combat.kinds;
+    if (!isFight(this.fight, kinds)) this.fight = emptyFight();
+    this.undo = this.undo.filter((fight) => isFight(fight, kinds));
+    this.kindsChecked = this.fight;
+  }
+
+  render() {
+    const system = this.system();
+    const table = this.ctx.table();
+    if (!system || !table?.combat) {
+      this.root.replaceChildren(h("p", { class: "view-loading", text: t("form.loading") }));
+      return;
+    }
+    this.checkKinds(table);
+    if (!this.fresh()) {
+      const refused = this.judgeError?.key === JSON.stringify(fightRequest(this.fight)) ? this.judgeError : null;
+      if (refused) {
+        this.root.replaceChildren(h("p", { class: "form-error", id: "combat-error", role: "alert", text: t("combat.error", { message: refused.message }) }));
+        return;
+      }
+      // The state shows once the engine has judged it; until then the last view stays.
+      this.judge().then((fresh) => {
+        if (fresh ? this.renderedKey !== this.judgedKey : !this.asking) this.render();
+      });
+      // Nothing shown yet: the screen without any judgement (nobody marked, no action).
+      if (!this.root.querySelector(".combat-layout")) this.layout(system, table, PENDING);
+      return;
+    }
+    this.renderedKey = this.judgedKey;
+    this.layout(system, table, this.judged);
+  }
+
+  layout(system, table, judged) {
+    const kept = this.judged;
+    this.judged = judged;
+    try {
+      this.root.replaceChildren(h("div", { class: "combat-layout" }, renderOrder(this, system, table), renderAction(this, system, table)), renderLog(this.fight));
+    } finally {
+      this.judged = kept;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+// The fight as the combat tracker keeps it, and what it asks the engine about it.
+//
+// The page keeps the state (participants in turn order, turn, round, log); the engine's
+// `fight` op judges it (document 004): who can still act, whose turn it is, who comes next,
+// whether an action is still possible, and which entry of a participant fights for each
+// kind of action. Nothing here decides any of it: these helpers build the question and
+// read the last answer.
+
+export const FIGHT_KEY = "pyrules:fight";
+export const UNDO_KEY = "pyrules:fight-undo";
+export const UNDO_MAX = 50;
+export const LOG_MAX = 300;
+export const SYSTEM = "steps";
+export const AUTO = "auto";
+
+export function emptyFight() {
+  return { round: 1, turn: 0, participants: [], log: [] };
+}
+
+export function validFight(value) {
+  return value && typeof value === "object" && Array.isArray(value.participants) && Array.isArray(value.log) && Number.isInteger(value.round);
+}
+
+/** The engine request judging `fight`: the participants in order and who acted this round. */
+export function fightRequest(fight) {
+  const acted = [...new Set(fight.log.filter((line) => line.round === fight.round && line.actorId).map((line) => line.actorId))];
+  return {
+    op: "fight",
+    fight: {
+      round: fight.round,
+      turn: fight.turn,
+      participants: fight.participants.map((p) => ({ id: p.id, ardeur: p.ardeur, unarmed: Boolean(p.unarmed), skills: p.skills.map((s) => s.label || "") })),
+      acted,
+    },
+  };
+}
+
+/** The engine's judgement of one participant in `judged` (the `fight` answer), or null. */
+export function judgedOf(judged, id) {
+  return judged?.participants?.[id] || null;
+}
+
+/** Whether the engine said this participant can still act. */
+export function canAct(judged, id) {
+  return Boolean(judgedOf(judged, id)?.can_act);
+}
+
+/** The entry a participant uses for this kind of action: the one picked by hand, else the engine's. */
+export function skillFor(participant, kind, choice, judged) {
+  const skills = participant.skills;
+  if (choice !== AUTO && skills[Number(choice)]) return skills[Number(choice)];
+  const index = judgedOf(judged, participant.id)?.skills?.[kind];
+  return skills[index] || skills[0];
+}
