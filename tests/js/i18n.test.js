@@ -7,6 +7,7 @@ import "../../web/js/fairness.js";
 import "../../web/js/history.js";
 import "../../web/js/notices.js";
 import "../../web/js/safety.js";
+import "../../web/js/roll/strings.js";
 import { catalogues, LANGS } from "../../web/js/i18n.js";
 
 test("French and English have the same keys, catalogue by catalogue", () => {
