@@ -15,6 +15,7 @@ import { pickerName } from "../../web/js/roll/picker.js";
 import { placedEntry } from "../../web/js/roll/placement.js";
 import { payloadRequest } from "../../web/js/roll/replay-links.js";
 import { sideNames, shownResult } from "../../web/js/roll/result-card.js";
+import { RollScreen } from "../../web/js/roll/screen.js";
 import { rollRequest, seedTaker } from "../../web/js/roll/rolling.js";
 import { createRollApp, restoreState, restoreSystems, SIDES, seedOr, sidesOf } from "../../web/js/roll/state.js";
 import { system, systemsDescription } from "./helpers.js";
@@ -258,4 +259,48 @@ test("dice already landed (reduced motion) leave nothing to skip", () => {
   assert.ok(!animation.running);
   animation.finish();
   doc.dispatchEvent(new FakeKey(" "));
+});
+
+// ---------------------------------------------------------------------------- the whole screen
+
+function fakeScreen(app) {
+  const calls = [];
+  const log = (name) => () => calls.push(name);
+  const parts = {
+    picker: { build: log("picker") },
+    forms: { build: log("forms"), applyMode: log("mode"), updateRollButton: log("button") },
+    card: { redraw: log("redraw"), clear: log("clear") },
+    odds: { redraw: log("odds"), refresh: log("refresh") },
+    history: { render: log("history") },
+    bootPanel: { progress: ({ step }) => calls.push(`boot:${step}`) },
+    renderTableView: log("table"),
+  };
+  return { screen: new RollScreen({ app, ...parts }), calls };
+}
+
+test("the build's systems.json is drawn only while the engine has not answered", () => {
+  const app = createRollApp();
+  const { screen, calls } = fakeScreen(app);
+  screen.adoptBundled({ systems: "not a list" });
+  screen.adoptBundled(null);
+  assert.deepEqual(calls, []);
+  const description = systemsDescription();
+  screen.adoptBundled(description);
+  assert.equal(app.systems, description.systems);
+  assert.deepEqual(calls, ["picker", "forms", "history", "table", "mode"]);
+  calls.length = 0;
+  screen.adoptBundled(systemsDescription());
+  assert.equal(app.systems, description.systems);
+  assert.deepEqual(calls, []);
+});
+
+test("a new language redraws the screen; the boot panel only once the engine is ready", () => {
+  const app = createRollApp();
+  const { screen, calls } = fakeScreen(app);
+  screen.languageChanged();
+  assert.deepEqual(calls, ["history", "clear", "button", "odds", "refresh"]);
+  calls.length = 0;
+  Object.assign(app, { systems: systemsDescription().systems, engineReady: true, current: {} });
+  screen.languageChanged();
+  assert.deepEqual(calls, ["picker", "forms", "redraw", "history", "table", "button", "boot:ready", "odds", "refresh"]);
 });

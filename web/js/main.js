@@ -32,6 +32,7 @@ import { ReplayLinks } from "./roll/replay-links.js";
 import { announceIn, ResultCard } from "./roll/result-card.js";
 import { Roller, seedTaker } from "./roll/rolling.js";
 import { SafeStart } from "./roll/safe-start.js";
+import { RollScreen } from "./roll/screen.js";
 import { drawRollButton, RollForms } from "./roll/side-forms.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
 import "./roll/strings.js";
@@ -50,7 +51,7 @@ const updateRollButton = () => drawRollButton(app, $);
 watchEngine({
   engine, app, panel: bootPanel, hooks, updateRollButton,
   onRestart: (detail) => notices.engineRestarted(detail),
-  onSystems: (changed) => (changed || app.safeStarted) && safe.guarded(buildAll),
+  onSystems: (changed) => { if (changed || app.safeStarted) safe.guarded(buildAll); },
   onReady: (detail, version) => {
     $("footer-version").textContent = t("footer.version", { version });
     updateRollButton();
@@ -102,7 +103,7 @@ const refresh = () => odds.refresh();
 const forms = new RollForms({ app, byId: $, ctx, odds, errors, saveState, announce });
 const animation = new RollAnimation();
 const card = new ResultCard({ app, byId: $, animation, announce, placement: (system) => placement.model(system), banner: () => replayLinks.banner() });
-const picker = new SystemPicker({ app, byId: $, onPick: () => (saveState.flush(), card.clear(), forms.build(), refresh()) });
+const picker = new SystemPicker({ app, byId: $, onPick: () => { saveState.flush(); card.clear(); forms.build(); refresh(); } });
 const roller = new Roller({ app, engine, byId: $, errors, card, animation, history, recordLuck, takeSeed, updateRollButton });
 const placement = new Placement({ app, engine, errors, card, animation, history, recordLuck, announce });
 const safe = new SafeStart({ app, showView, card, picker, forms });
@@ -110,14 +111,8 @@ const guarded = (step) => safe.guarded(step);
 const historyReplay = new HistoryReplay({ app, showView, animation, picker, forms, refresh, saveState, roller, card });
 const replayLinks = new ReplayLinks({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, recordLuck, announce });
 
-function buildAll() {
-  if (!app.systems) return;
-  picker.build();
-  forms.build();
-  if (app.current) card.redraw();
-  history.render();
-  renderTableView();
-}
+const screen = new RollScreen({ app, picker, forms, card, odds, history, bootPanel, renderTableView: () => renderTableView() });
+const buildAll = () => screen.buildAll();
 
 // ---------------------------------------------------------------------------- table play screens
 
@@ -146,23 +141,13 @@ function renderTableView(force = true) {
 
 // ---------------------------------------------------------------------------- start
 
-function onLang() {
-  if (app.systems) buildAll();
-  else history.render();
-  if (!app.current) card.clear();
-  forms.updateRollButton();
-  if (app.engineReady) bootPanel.progress({ step: "ready" });
-  odds.redraw();
-  refresh();
-}
-
 // The page starts in three tasks, none over 50 ms on a slow machine: the static text, the
 // events and the screen; then the forms; then the rest. Each step runs guarded: a stored
 // value that throws while drawn leads to the safe start.
 async function startPage() {
   applyStatic(document);
   updateLangButtons();
-  wireControls({ app, byId: $, engine, gmTools, roller, card, forms, odds, bootPanel, history, saveState, openReplayLink: () => replayLinks.open(), onLang });
+  wireControls({ app, byId: $, engine, gmTools, roller, card, forms, odds, bootPanel, history, saveState, openReplayLink: () => replayLinks.open(), onLang: () => screen.languageChanged() });
   card.clear();
   odds.draw();
   $("skip-hint").after(diceSettings());
@@ -175,15 +160,6 @@ async function startPage() {
   characters.load();
 }
 
-/** Build the forms from the build's systems.json, unless the engine answered first. */
-function adoptBundled(description) {
-  const bundled = restoreSystems(description);
-  if (app.systems || !bundled.systems) return;
-  ({ systems: app.systems, table: app.table } = bundled);
-  buildAll();
-  forms.applyMode();
-}
-
 async function init() {
   try {
     await startPage();
@@ -192,7 +168,7 @@ async function init() {
   }
   if (bundledSystems) {
     const description = await bundledSystems;
-    guarded(() => adoptBundled(description));
+    guarded(() => screen.adoptBundled(description));
   }
 }
 
