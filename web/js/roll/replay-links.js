@@ -38,8 +38,8 @@ export class ReplayLinks {
    * guarded(step): a drawing step that falls back to the safe start; history: the History
    * list; recordLuck(entry, result); announce(text).
    */
-  constructor(deps) {
-    Object.assign(this, deps);
+  constructor({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, recordLuck, announce }) {
+    Object.assign(this, { app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, recordLuck, announce });
   }
 
   /**
