@@ -10,8 +10,9 @@
 
 dist/ is a complete static site: the front end from web/, the Pyodide runtime from
 node_modules/pyodide (npm, pinned in package-lock.json), the micropip wheel and any
-EXTRA_WHEELS (PyPI, cached in .cache/wheels), a pyrules wheel built here from pyrules/ with
-zipfile, and engine/snapshot.bin.gz, the Pyodide memory snapshot with those wheels installed
+EXTRA_WHEELS (PyPI, cached in .cache/wheels), the pyrules wheel built from pyproject.toml by
+its pinned PEP 517 backend (flit_core from PyPI, the same wheel `pip wheel .` builds), and
+engine/snapshot.bin.gz, the Pyodide memory snapshot with those wheels installed
 and imported (made under Node by tools/snapshot.mjs, cached in .cache/snapshots). Every URL in it is
 relative, so the folder works under any sub-path (GitHub Pages serves it at /<repo>/).
 
@@ -26,12 +27,10 @@ import argparse
 import ast
 import base64
 import contextlib
-import csv
 import functools
 import gzip
 import hashlib
 import http.server
-import io
 import json
 import os
 import re
@@ -39,9 +38,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import tomllib
-import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,10 +126,17 @@ INSTALL_MODULE = WEB / "js" / "install.js"
 #: How many snapshots .cache/snapshots/ keeps (each about 5 MB).
 SNAPSHOT_CACHE_KEEP = 4
 
-#: What goes into the pyrules wheel, relative to pyrules/.
-WHEEL_PATTERNS = ("*.py", "py.typed")
-#: 1980-01-01, the earliest date a zip file can hold: same source, same wheel bytes.
-ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+#: The PEP 517 backend that builds the pyrules wheel: pyproject.toml's [build-system] requires
+#: exactly this version, and build.py runs its build_wheel hook from this wheel, downloaded
+#: from PyPI once into .cache/wheels/ and checked against its sha256 (README.md, "One wheel",
+#: says why flit_core).
+BACKEND_NAME = "flit_core"
+BACKEND_VERSION = "4.2.0"
+BACKEND_WHEEL = f"flit_core-{BACKEND_VERSION}-py3-none-any.whl"
+BACKEND_SHA256 = "2bee22dc8ba89c2e35b4e1ad575e596aac945c85672dd8f3cad21b629036e044"
+#: The date written for every member of the wheel (1980-01-01 00:00 UTC, the earliest a zip
+#: file can hold), given to the backend as SOURCE_DATE_EPOCH: same source, same wheel bytes.
+SOURCE_DATE_EPOCH = 315532800
 
 #: The browsers and tools the suite drives, as (what, programs that provide it, Debian package).
 #: `build.py test` installs the missing ones with apt-get as root on Debian, and says what to
@@ -295,72 +301,70 @@ def ensure_micropip() -> Path:
 # --------------------------------------------------------------------------- the wheel
 
 
-def _record_hash(data: bytes) -> str:
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
-    return "sha256=" + digest.decode("ascii")
+def _build_system() -> dict[str, Any]:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        table: dict[str, Any] = tomllib.load(f).get("build-system", {})
+    return table
 
 
-def _package_files(package_dir: Path) -> list[Path]:
-    files = {
-        path
-        for pattern in WHEEL_PATTERNS
-        for path in package_dir.rglob(pattern)
-        if path.is_file() and "__pycache__" not in path.relative_to(package_dir).parts
-    }
-    return sorted(files, key=lambda p: p.relative_to(package_dir).as_posix())
+def ensure_backend() -> tuple[Path, str]:
+    """The PEP 517 backend of pyproject.toml: (its checked wheel from PyPI, its module).
 
-
-def wheel_name(version: str) -> str:
-    return f"pyrules-{version}-py3-none-any.whl"
-
-
-def build_wheel(package_dir: Path = PACKAGE) -> tuple[str, bytes]:
-    """Build the pure-Python pyrules wheel (PEP 427) in memory: (file name, bytes).
-
-    Deterministic: entries sorted, fixed timestamps and modes, so the same source tree gives
-    the same bytes.
+    pyproject.toml's [build-system] must require exactly BACKEND_NAME==BACKEND_VERSION, the
+    wheel build.py checks against BACKEND_SHA256: `pip wheel .` and the site use one backend.
     """
-    version = read_version(package_dir)
-    project = _project_table()
-    dist_info = f"pyrules-{version}.dist-info"
-    entries: list[tuple[str, bytes]] = [
-        (f"{package_dir.name}/{path.relative_to(package_dir).as_posix()}", path.read_bytes())
-        for path in _package_files(package_dir)
-    ]
-    metadata = (
-        "Metadata-Version: 2.1\n"
-        "Name: pyrules\n"
-        f"Version: {version}\n"
-        f"Summary: {project.get('description', 'pyrules')}\n"
-        f"Requires-Python: {project.get('requires-python', '>=3.11')}\n"
-        f"License: {project.get('license', {}).get('text', 'MIT')}\n"
-    )
-    wheel_meta = (
-        "Wheel-Version: 1.0\n"
-        "Generator: pyrules-build.py\n"
-        "Root-Is-Purelib: true\n"
-        "Tag: py3-none-any\n"
-    )
-    entries += [
-        (f"{dist_info}/METADATA", metadata.encode("utf-8")),
-        (f"{dist_info}/WHEEL", wheel_meta.encode("utf-8")),
-    ]
-    record = io.StringIO()
-    writer = csv.writer(record, lineterminator="\n")
-    for name, data in entries:
-        writer.writerow([name, _record_hash(data), len(data)])
-    writer.writerow([f"{dist_info}/RECORD", "", ""])
-    entries.append((f"{dist_info}/RECORD", record.getvalue().encode("utf-8")))
+    table = _build_system()
+    pin = f"{BACKEND_NAME}=={BACKEND_VERSION}"
+    if table.get("requires") != [pin] or not table.get("build-backend"):
+        raise BuildError(
+            f"pyproject.toml's [build-system] must require exactly {pin!r} and name its "
+            f"build-backend (it has requires={table.get('requires')!r}); to change the "
+            "backend, change BACKEND_* in build.py with it"
+        )
+    wheel = ensure_pypi_wheel(BACKEND_NAME, BACKEND_VERSION, BACKEND_WHEEL, BACKEND_SHA256)
+    return wheel, str(table["build-backend"])
 
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as zf:
-        for name, data in entries:
-            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.create_system = 3  # Unix, so external_attr holds the mode
-            info.external_attr = 0o100644 << 16
-            zf.writestr(info, data, compresslevel=9)
-    return wheel_name(version), out.getvalue()
+
+#: Runs the backend's PEP 517 build_wheel hook in a fresh Python, as a build frontend does:
+#: argv = backend wheel (put first on sys.path: a pure-Python wheel imports as a zip file),
+#: backend module, output folder; prints the wheel's file name.
+_BUILD_HOOK = (
+    "import importlib, sys\n"
+    "sys.path.insert(0, sys.argv[1])\n"
+    "print(importlib.import_module(sys.argv[2]).build_wheel(sys.argv[3]))\n"
+)
+
+
+def build_wheel(project: Path = ROOT) -> tuple[str, bytes]:
+    """The pyrules wheel, built from pyproject.toml by its PEP 517 backend: (file name, bytes).
+
+    The one wheel definition: `pip wheel .` runs the same backend on the same pyproject.toml.
+    The hook runs in `project` (PEP 517: the working directory is the source tree), in
+    isolated mode (-I: no user site, no PYTHONPATH, not the source tree on sys.path), with
+    SOURCE_DATE_EPOCH fixed: same source, same wheel bytes.
+    """
+    backend, module = ensure_backend()
+    env = {**os.environ, "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
+    with tempfile.TemporaryDirectory(prefix="pyrules-wheel-") as tmp:
+        out = Path(tmp)
+        done = subprocess.run(
+            [sys.executable, "-I", "-c", _BUILD_HOOK, str(backend), module, str(out)],
+            cwd=project,
+            env=env,
+            stdout=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            check=False,
+        )
+        lines = done.stdout.split()
+        name = lines[-1] if lines else ""
+        built = [p.name for p in out.iterdir()]
+        if done.returncode != 0 or built != [name] or not name.endswith(".whl"):
+            raise BuildError(
+                f"{module}.build_wheel failed (exit {done.returncode}, made {built}): "
+                "see its error above"
+            )
+        return name, (out / name).read_bytes()
 
 
 # --------------------------------------------------------------------------- dist/
@@ -858,13 +862,15 @@ def missing_requirements(requirements: list[str]) -> list[str]:
 
 
 def ensure_test_tools() -> None:
-    """pip-install the `[test]` extra's pinned tools that are missing or at another version."""
+    """pip-install the `[test]` extra's pinned tools that are missing or at another version;
+    fetch the engine's wheels and the wheel's build backend into .cache/wheels/."""
     missing = missing_requirements(test_requirements())
     if missing:
         cmd = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
         if run([*cmd, *missing]).returncode != 0:
             raise BuildError(f"could not install {' '.join(missing)} with pip")
     ensure_engine_deps()
+    ensure_backend()  # the wheel's build backend, for the build and tests/pyodide/test_build.py
 
 
 def missing_system_tools(which: Any = shutil.which) -> list[tuple[str, str]]:

@@ -26,14 +26,14 @@ from .core import (
     new_seed,
 )
 from .explain import both
-from .fields import ParamError
+from .fields import ParamError, validate
 from .i18n import LANGS, message
-from .qr import qr
+from .qr import check_text, qr
 from .registry import SYSTEMS, describe
-from .stats import chi_square, percentile
+from .stats import FAIRNESS_MAX, chi_square, percentile
 from .systems.d6.table import effort
-from .systems.pool.table import pool_sources
-from .systems.steps.table import combat, split_ardeur
+from .systems.pool.table import SOURCE_FIELDS, pool_sources
+from .systems.steps.table import parse_combat, resolve_combat, split_ardeur
 
 MAX_REQUEST = 100_000  # characters
 MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep text overflows
@@ -41,8 +41,7 @@ MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]")
 OPS = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-       "combat", "effort", "luck", "fairness", "sweep", "compare", "qr")
-FAIRNESS_MAX = 5000  # rolls per request; the page asks in chunks and shows progress
+       "combat", "effort", "luck", "fairness", "sweep", "compare", "qr", "validate")
 
 
 class ApiError(Exception):
@@ -72,6 +71,9 @@ def handle(request: str) -> str:
         if raw_lang is not None and raw_lang not in LANGS:
             raise ApiError("invalid_param", "lang", "lang")
         lang = raw_lang or "fr"
+        inner = req.get("request") if req.get("op") == "validate" else None
+        if isinstance(inner, dict) and inner.get("lang") in LANGS:
+            lang = inner["lang"]  # `validate` answers as the op would: in its request's lang
         answer = {"ok": True, "result": dispatch(req, lang)}
     except ApiError as err:
         answer = error(err.code, err.field, message(err.key, lang, **err.args_))
@@ -95,8 +97,14 @@ def error(code: str, field: str | None, text: str) -> dict[str, Any]:
     return {"ok": False, "error": {"code": code, "field": field, "message": text}}
 
 
-def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
+def dispatch(req: Mapping[str, Any], lang: str, dry: bool = False) -> dict[str, Any]:
+    """Answer one request. ``dry`` (the ``validate`` op): check it exactly as the op does,
+    with the same errors, but roll nothing and compute nothing; answer what was checked."""
     op = req.get("op")
+    if op == "validate" and not dry:
+        return validate_json(req)
+    if op in ("systems", "version") and dry:
+        return valid(op)
     if op == "systems":
         return describe()
     if op == "version":
@@ -104,35 +112,74 @@ def dispatch(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if op not in OPS:
         raise ApiError("unknown_op", "op", "unknown_op", op=str(op)[:40], ops=", ".join(OPS))
     if op == "sources":
+        if dry:
+            validate(SOURCE_FIELDS, req.get("params"))
+            return valid(op)
         return sources_json(req.get("params"), lang)
-    if op == "effort":
-        return effort(req.get("params"))
+    if op == "effort":  # no dice: its one rule (no effort left) is its validation
+        answer = effort(req.get("params"))
+        return valid(op) if dry else answer
     if op == "qr":
+        if dry:
+            check_text(req.get("text"))
+            return valid(op)
         return qr(req.get("text"))
     if op == "combat":
-        return combat_json(req, lang)
+        return combat_json(req, lang, dry)
     system = get_system(req.get("system"))
-    if op in ("sweep", "compare"):  # the GM's tools (pyrules/sweep.py)
-        return sweep.sweep(system, req) if op == "sweep" else sweep.compare(system, req)
+    if op == "sweep":  # the GM's tools (pyrules/sweep.py)
+        out = sweep.sweep(system, req, dry)
+        return valid(op, params=params_json(out["params"]), values=out["values"]) if dry else out
+    if op == "compare":
+        out = sweep.compare(system, req, dry)
+        return valid(op, a=params_json(out["a"]), b=params_json(out["b"])) if dry else out
     if op == "luck":
-        return luck_json(system, req)
+        return luck_json(system, req, dry)
     if op == "fairness":
-        return fairness_json(system, req)
+        return fairness_json(system, req, dry)
     if op == "oppose":
-        return oppose(system, req, lang)
+        return oppose(system, req, lang, dry)
     if op == "oppose_odds":
         (pa, _), (pb, _) = parse_sides(system, req)
+        if dry:
+            return valid(op, actor=params_json(pa), opponent=params_json(pb))
         return oppose_odds_json(system, system.oppose_odds(pa, pb))
     params, faces = system.parse(req.get("params"))
     if op == "dice":
-        return {"groups": [g.to_json() for g in system.dice_plan(params)]}
+        groups = [g.to_json() for g in system.dice_plan(params)]
+        return valid(op, params=params_json(params)) if dry else {"groups": groups}
     if op == "odds":
-        return odds_json(system, system.odds(params))
+        return valid(op, params=params_json(params)) if dry else odds_json(system,
+                                                                              system.odds(params))
     if faces is not None and req.get("seed") is not None:
         raise ApiError("faces_in_sheet", faces_field(system, req.get("params")), "faces_in_sheet")
     seed = None if faces is not None else get_seed(req.get("seed"))
-    result = roll_or_resolve(system, params, faces, seed)
+    if not (dry and faces is None and req.get("seed") is None):
+        # Typed faces or a given seed: the dice are known, so what they allow (a placement on
+        # these Flame dice) is checked too; a fresh seed's dice are not thrown by `validate`.
+        result = roll_or_resolve(system, params, faces, seed)
+    if dry:
+        return valid(op, params=params_json(params))
     return roll_json(result, params, lang)
+
+
+def valid(op: str, **normalised: Any) -> dict[str, Any]:
+    """The ``validate`` answer: the request is valid; ``params`` as the op reads them."""
+    return {"valid": True, "op": op, **normalised}
+
+
+def validate_json(req: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"op": "validate", "request": {...}}``: the request checked as its op would check
+    it (same error code, field and message, in the inner request's ``lang``)."""
+    inner = req.get("request")
+    if not isinstance(inner, dict):
+        raise ApiError("invalid_param", "request", "not_request")
+    raw_lang = inner.get("lang")
+    if raw_lang is not None and raw_lang not in LANGS:
+        raise ApiError("invalid_param", "lang", "lang")
+    if inner.get("op") == "validate":
+        raise ApiError("invalid_param", "op", "validate_nested")
+    return dispatch(inner, raw_lang or req.get("lang") or "fr", dry=True)  # lang: see handle
 
 
 def get_system(system_id: Any) -> System[Any]:
@@ -179,7 +226,9 @@ def parse_sides(system: System[Any], req: Mapping[str, Any]) -> list[tuple[Any, 
     return sides
 
 
-def oppose(system: System[Any], req: Mapping[str, Any], lang: str) -> dict[str, Any]:
+def oppose(
+    system: System[Any], req: Mapping[str, Any], lang: str, dry: bool = False
+) -> dict[str, Any]:
     (pa, fa), (pb, fb) = parse_sides(system, req)
     for side, given in (("actor", fa), ("opponent", fb)):
         # Faces only in physical mode (both sides typed, no seed): never one side loaded.
@@ -194,8 +243,12 @@ def oppose(system: System[Any], req: Mapping[str, Any], lang: str) -> dict[str, 
         assert rng is not None or physical
         faces = (fa if fa is not None else system.draw(pa, rng),  # type: ignore[arg-type]
                  fb if fb is not None else system.draw(pb, rng))  # type: ignore[arg-type]
+    if dry and not physical and req.get("seed") is None:
+        return valid("oppose", actor=params_json(pa), opponent=params_json(pb))
     result = system.oppose(pa, pb, faces, rng)
-    return oppose_json(result, pa, pb, seed, lang)
+    if dry:
+        return valid("oppose", actor=params_json(pa), opponent=params_json(pb))
+    return oppose_json(system, result, pa, pb, seed, lang)
 
 
 # -- serialisation -------------------------------------------------------------------------
@@ -229,11 +282,23 @@ def roll_json(result: RollResult, params: Any, lang: str) -> dict[str, Any]:
     return out
 
 
+def own_json(system: System[Any], params: Any, own: RollResult, seeded: bool) -> dict[str, Any]:
+    """A side's dice judged as a single roll of that side (its own params): outcome, margin
+    and luck (the percentile of that margin under its exact odds; None for physical dice,
+    whose luck says nothing of the dice)."""
+    rank = percentile(dict(system.odds(params).margins), own.margin) if seeded else None
+    return {"outcome": own.outcome, "success": own.success, "margin": own.margin,
+            "luck": None if rank is None else float(rank),
+            "luck_exact": None if rank is None else str(rank)}
+
+
 def oppose_json(
-    result: OpposeResult, pa: Any, pb: Any, seed: int | None, lang: str
+    system: System[Any], result: OpposeResult, pa: Any, pb: Any, seed: int | None, lang: str
 ) -> dict[str, Any]:
     def side(r: RollResult, params: Any) -> dict[str, Any]:
         return roll_json(r.with_seed(seed), params, lang)
+
+    own_a, own_b = result.own_results
 
     texts = both(result.lines)
     out: dict[str, Any] = {
@@ -242,8 +307,9 @@ def oppose_json(
         "margin": result.margin,
         "seed": seed,
         "physical": seed is None,
-        "actor": side(result.actor, pa),
-        "opponent": side(result.opponent, pb),
+        "actor": {**side(result.actor, pa), "own": own_json(system, pa, own_a, seed is not None)},
+        "opponent": {**side(result.opponent, pb),
+                     "own": own_json(system, pb, own_b, seed is not None)},
         "rerolls": [{"actor": side(a, pa), "opponent": side(b, pb)} for a, b in result.rerolls],
     }
     out.update(result.extra)
@@ -298,23 +364,29 @@ def sources_json(raw: Any, lang: str) -> dict[str, Any]:
     }
 
 
-def combat_json(req: Mapping[str, Any], lang: str) -> dict[str, Any]:
+def combat_json(req: Mapping[str, Any], lang: str, dry: bool = False) -> dict[str, Any]:
     seed = get_seed(req.get("seed"))
-    out = combat(req.get("params"), req.get("actor"), req.get("opponent"),
-                       make_rng(seed))
-    sides = _side_params(req)[: len(out.rolls)]
+    setup = parse_combat(req.get("params"), req.get("actor"), req.get("opponent"))
+    sides = _side_params(req)[: 1 if setup.kind == "ranged" else 2]
     # Faces only in physical mode: no seed, and every rolled side typed (a ranged action
     # rolls the shooter alone). Checked before anything of the roll is answered.
     for side, params in zip(("actor", "opponent"), sides, strict=False):
         loaded = params.get("dice") is not None
         if loaded and (req.get("seed") is not None or any(p.get("dice") is None for p in sides)):
             raise ApiError("faces_in_sheet", f"{side}.dice", "faces_in_sheet")
+    if dry:
+        return valid("combat", kind=setup.kind, actor=params_json(setup.actor[0]),
+                     opponent=params_json(setup.opponent[0]))
+    out = resolve_combat(setup, make_rng(seed))
     steps = SYSTEMS["steps"]
     texts = both(out.lines)
     physical = all(p.get("dice") is not None for p in sides)
     shown_seed = None if physical else seed
-    rolls = [roll_json(r.with_seed(shown_seed), steps.parse(p)[0], lang)
-             for r, p in zip(out.rolls, sides, strict=True)]
+    rolls = []
+    for r, own, p in zip(out.rolls, out.own, sides, strict=True):
+        params = steps.parse(p)[0]
+        rolls.append({**roll_json(r.with_seed(shown_seed), params, lang),
+                      "own": own_json(steps, params, own, not physical)})
     return {
         "kind": out.kind, "winner": out.winner, "margin": out.margin,
         "seed": shown_seed, "physical": physical,
@@ -331,19 +403,23 @@ def _side_params(req: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [split_ardeur(side, req.get(side))[1] for side in ("actor", "opponent")]
 
 
-def luck_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
+def luck_json(system: System[Any], req: Mapping[str, Any], dry: bool = False) -> dict[str, Any]:
     params, _ = system.parse(req.get("params"))
     raw = req.get("margins")
     if not isinstance(raw, list) or len(raw) > 1000 or not all(
         isinstance(m, int) and not isinstance(m, bool) and abs(m) <= 10**6 for m in raw
     ):
         raise ApiError("invalid_param", "margins", "margins")
+    if dry:
+        return valid("luck", params=params_json(params))
     margins = dict(system.odds(params).margins)
     ranks = [percentile(margins, m) for m in raw]
     return {"percentiles": [float(p) for p in ranks], "exact": [str(p) for p in ranks]}
 
 
-def fairness_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
+def fairness_json(
+    system: System[Any], req: Mapping[str, Any], dry: bool = False
+) -> dict[str, Any]:
     """Roll ``n`` times with the engine's own dice and compare with the exact odds."""
     params, _ = system.parse(req.get("params"))
     n = req.get("n")
@@ -357,6 +433,8 @@ def fairness_json(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]
     ):
         raise ApiError("invalid_param", "previous", "fairness_previous")
     seed = get_seed(req.get("seed"))
+    if dry:
+        return valid("fairness", params=params_json(params))
     rng = make_rng(seed)
     counts = {o: int(previous.get(o, 0)) for o in ids}
     for _ in range(n):

@@ -131,6 +131,13 @@ class OpposeResult:
     rerolls: tuple[tuple[RollResult, RollResult], ...] = ()
     lines: tuple[Line, ...] = ()
     extra: tuple[tuple[str, Any], ...] = ()
+    #: Each side's last dice judged as a single roll with its own params, when the opposition
+    #: judged them otherwise (d6 and steps: against the other side's total); None: the same.
+    own: tuple[RollResult, RollResult] | None = None
+
+    @property
+    def own_results(self) -> tuple[RollResult, RollResult]:
+        return self.own if self.own is not None else (self.actor, self.opponent)
 
 
 P = TypeVar("P")

@@ -14,6 +14,7 @@ from typing import Any
 from .i18n import Text, message
 
 FACES_MAX = 64  # no roll of any system needs more dice than this
+FACES_MAX_TEXT = FACES_MAX * 5  # characters of a typed list ("100, " per face)
 
 
 class ParamError(Exception):
@@ -90,6 +91,10 @@ class Field:
             out["max_length"] = self.max_length
         if self.kind == "faces":
             out["sides"] = self.sides
+        if self.kind in ("faces", "placement", "list"):
+            # What a typed list may hold: FACES_MAX items, FACES_MAX_TEXT characters of text.
+            out["max_items"] = FACES_MAX
+            out["max_length"] = FACES_MAX_TEXT
         return out
 
     def clean(self, raw: Any) -> Any:
@@ -124,7 +129,9 @@ class Field:
             raise ParamError(self.name, "not_int", label=self.label)
         if isinstance(raw, str):
             text = raw.strip()
-            if not re.fullmatch(r"[+-]?\d{1,6}", text):
+            # Any number of digits is read (a long one is out of range, not "not a number"),
+            # up to a length that keeps int() cheap.
+            if not re.fullmatch(r"[+-]?\d{1,40}", text):
                 raise ParamError(self.name, "not_int", label=self.label)
             raw = int(text)
         if isinstance(raw, float):
@@ -142,7 +149,7 @@ class Field:
         items: Sequence[Any]
         if isinstance(raw, str):
             text = raw.strip()
-            if len(text) > FACES_MAX * 5:
+            if len(text) > FACES_MAX_TEXT:
                 raise ParamError(self.name, "too_many_faces", label=self.label, max=FACES_MAX)
             items = [t for t in re.split(r"[\s,;]+", text) if t]
         elif isinstance(raw, list):

@@ -66,6 +66,10 @@ ERRORS: dict[str, Text] = {
         "Opération inconnue « {op} ». Opérations possibles : {ops}.",
         "Unknown operation '{op}'. Possible operations: {ops}.",
     ),
+    "validate_nested": Text(
+        "« validate » vérifie la requête d'une autre opération, pas une autre validation.",
+        "'validate' checks another operation's request, not another validation.",
+    ),
     "unknown_system": Text(
         "Système inconnu « {system} ». Systèmes possibles : {systems}.",
         "Unknown system '{system}'. Possible systems: {systems}.",

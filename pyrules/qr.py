@@ -15,12 +15,18 @@ TEXT_MAX = 2000  # characters: a replay link is a few hundred; a QR code holds a
 LABEL = Text("Texte du code QR", "QR code text")
 
 
-def qr(text: Any) -> dict[str, Any]:
-    """{"size", "version", "error", "rows"}: rows of "0"/"1" (dark = 1), no quiet zone."""
+def check_text(text: Any) -> str:
+    """The text a QR code may encode (what ``qr`` refuses, without encoding it)."""
     if not isinstance(text, str) or not text:
         raise ParamError("text", "not_text", label=LABEL)
     if len(text) > TEXT_MAX:
         raise ParamError("text", "too_long", label=LABEL, max=TEXT_MAX)
+    return text
+
+
+def qr(text: Any) -> dict[str, Any]:
+    """{"size", "version", "error", "rows"}: rows of "0"/"1" (dark = 1), no quiet zone."""
+    text = check_text(text)
     # Error correction M (15 % of the code can be lost), never a Micro QR: every phone's
     # camera app reads a plain QR code.
     import segno  # at the first use (see pyrules.systems.notation._lark)

@@ -6,6 +6,7 @@ from typing import Any
 
 from . import __version__, sweep
 from .core import System
+from .stats import FAIRNESS_MAX
 from .systems.d6 import D6System
 from .systems.d6.table import EFFORT_FIELDS
 from .systems.d100 import D100System
@@ -37,6 +38,7 @@ def describe_system(system: System[Any]) -> dict[str, Any]:
         ],
         "oppose": system.oppose_rule.as_dict(),
         "sheet": system.sheet,
+        "limits": {"fairness_n": FAIRNESS_MAX},  # the most rolls one `fairness` call makes
         **sweep.describe(system),  # "sweep" and "compare"
     }
 

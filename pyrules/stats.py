@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+FAIRNESS_MAX = 5000  # rolls per `fairness` request; the page asks in chunks and shows progress
+
 
 def _gamma_series(a: float, x: float) -> float:
     """Regularised lower incomplete gamma P(a, x) by its series (x < a + 1)."""

@@ -157,7 +157,8 @@ def half(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def sweep(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
+def sweep(system: System[Any], req: Mapping[str, Any], dry: bool = False) -> dict[str, Any]:
+    """The odds for each value of one field (``dry``: only validate, answer the params)."""
     name = req.get("field")
     specs = {s.field: s for s in SWEEPS.get(system.id, ())}
     if not isinstance(name, str) or name not in specs:
@@ -174,28 +175,33 @@ def sweep(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
           or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
           or len(set(values)) != len(values)):
         raise ParamError("values", "sweep_values", max=MAX_VALUES)
-    rows = []
+    parsed = []
     for value in values:
         try:
-            params, _ = system.parse({**raw, name: value})
+            parsed.append(system.parse({**raw, name: value})[0])
         except ParamError as err:  # "values.diff": a value out of the field's bounds
             raise (err.prefixed("values") if err.field == name else err) from None
-        rows.append({"value": value, **odds_row(system, system.odds(params))})
+    if dry:
+        return {"params": base, "values": values}
+    rows = [{"value": value, **odds_row(system, system.odds(params))}
+            for value, params in zip(values, parsed, strict=True)]
     if chosen:
         rows = _trim(rows, current)
     return {"system": system.id, "field": name, "current": current, "rows": rows,
             "half": half(rows)}
 
 
-def compare(system: System[Any], req: Mapping[str, Any]) -> dict[str, Any]:
-    sides = []
+def compare(system: System[Any], req: Mapping[str, Any], dry: bool = False) -> dict[str, Any]:
+    """The odds of two variations (``dry``: only validate, answer both sides' params)."""
+    parsed = []
     for side in ("a", "b"):
         try:
-            params, _ = system.parse(req.get(side))
+            parsed.append(system.parse(req.get(side))[0])
         except ParamError as err:
             raise err.prefixed(side) from None
-        sides.append(system.odds(params))
-    a, b = sides
+    if dry:
+        return {"a": parsed[0], "b": parsed[1]}
+    a, b = (system.odds(params) for params in parsed)
     pa, pb = dict(a.outcomes), dict(b.outcomes)
     ra, rb = odds_row(system, a), odds_row(system, b)
     diff = {o: pb[o] - pa[o] for o in system.outcome_ids()}

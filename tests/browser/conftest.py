@@ -133,6 +133,34 @@ class App:
         if wait:
             self.wait_ready()
 
+    def reset(self) -> None:
+        """Back to a first visit in this profile: empty localStorage, sessionStorage and the
+        app's IndexedDB stores, no link fragment, the page loaded again (the offline copy and
+        the HTTP cache are kept: they are the site, not the player's data). A test that needs
+        characters, rolls or a fight makes them itself after this."""
+        self.settle()  # nothing debounced left to write the form state back after the clear
+        self.page.evaluate(
+            """async () => {
+              localStorage.clear();
+              sessionStorage.clear();
+              await new Promise((resolve) => {
+                const open = indexedDB.open("pyrules");
+                open.onsuccess = () => {
+                  const db = open.result;
+                  const stores = [...db.objectStoreNames];
+                  if (!stores.length) { db.close(); return resolve(); }
+                  const tx = db.transaction(stores, "readwrite");
+                  for (const name of stores) tx.objectStore(name).clear();
+                  tx.oncomplete = () => { db.close(); resolve(); };
+                  tx.onerror = () => { db.close(); resolve(); };
+                };
+                open.onerror = () => resolve();
+              });
+            }"""
+        )
+        self.page.goto(self.base_url)
+        self.wait_ready()
+
     # -- engine --------------------------------------------------------------------
 
     def call(self, request: dict[str, Any] | str) -> Any:

@@ -4,6 +4,7 @@ DIFF steps are named from the registry, in French and English."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from .conftest import App, first_seed, local_handle
 from .test_roll import flame_cells, reset_values
+from .test_table_replay_stats import wait_luck
 
 
 @pytest.fixture(autouse=True)
@@ -102,3 +104,97 @@ def test_the_diff_field_names_its_step_in_both_languages(app: App) -> None:
         assert out.text_content() == "Obvious"
     finally:
         page.click("button[data-lang=fr]")
+
+
+# -- nothing the engine computed is sent back down; a bad field gets the engine's error -------
+
+
+def sent(app: App) -> list[dict[str, Any]]:
+    texts = app.page.evaluate("() => window.pyrules.debug.sent")
+    return [json.loads(text) for text in texts]
+
+
+def trace(app: App) -> None:
+    app.page.evaluate("() => window.pyrules.debug.trace(true)")
+
+
+def test_an_opposed_roll_is_one_call_and_its_luck_comes_with_it(app: App) -> None:
+    page = app.page
+    app.pick_system("d6")
+    app.set_mode("oppose")
+    reset_values(app, "d6", ("actor", "opponent"))
+    app.settle()
+    trace(app)
+    app.set_seed(11)
+    app.roll()
+    app.settle()
+    wait_luck(app)
+    try:
+        ops = [r["op"] for r in sent(app)]
+        # One oppose call: no luck, dice or roll call to judge each side afterwards.
+        assert ops.count("oppose") == 1
+        assert not {"luck", "dice", "roll"} & set(ops), ops
+        for request in sent(app):
+            for key in ("params", "actor", "opponent"):
+                assert "dice" not in (request.get(key) or {}), request
+        answer = local_handle({"op": "oppose", "system": "d6", "actor": {}, "opponent": {},
+                               "seed": 11})["result"]
+        entry = page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history'))[0]")
+        assert entry["actorLuck"] == answer["actor"]["own"]["luck"]
+        assert entry["opponentLuck"] == answer["opponent"]["own"]["luck"]
+    finally:
+        page.evaluate("() => window.pyrules.debug.trace(false)")
+        app.set_mode("single")
+
+
+def test_a_placement_replays_the_seed_and_sends_no_dice(app: App) -> None:
+    page = app.page
+    request: dict[str, Any] = {"op": "roll", "system": "pool", "params": PARAMS}
+    seed = first_seed(request, lambda r: sorted(d["rolled"] for d in r["dice"]
+                                                if d["kind"] == "flame") == [1, 2], 2000)
+    reset_values(app, "pool")
+    for name, value in PARAMS.items():
+        page.fill(app.field("actor", "pool", name), str(value))
+    app.set_seed(seed)
+    app.roll()
+    app.settle()
+    trace(app)
+    try:
+        two = next(i for i, c in enumerate(flame_cells(app)) if c["rolled"] == 2)
+        before = app.shown()
+        page.click(f"#result .die-cell.placeable >> nth={two} >> .place--plus")
+        page.wait_for_function(
+            "(n) => Number(document.getElementById('result').dataset.shown) > n", arg=before
+        )
+        rolls = [r for r in sent(app) if r["op"] in ("roll", "dice")]
+        assert [r["op"] for r in rolls] == ["roll"]
+        placed = rolls[0]
+        assert placed["seed"] == seed
+        assert "dice" not in placed["params"] and "flame_dice" not in placed["params"]
+        assert placed["params"]["placement"] == [1 if i == two else 0 for i in range(2)]
+        expected = local_handle(placed)["result"]
+        assert [c["face"] for c in flame_cells(app)] == [d["final"] for d in expected["dice"]
+                                                         if d["kind"] == "flame"]
+    finally:
+        page.evaluate("() => window.pyrules.debug.trace(false)")
+
+
+def test_a_bad_number_is_refused_by_the_engine_naming_the_field(app: App) -> None:
+    page = app.page
+    reset_values(app, "pool")
+    pot = app.field("actor", "pool", "pot")
+    page.fill(pot, "2.5")  # a number for the browser, not a whole one for the engine
+    before = app.shown()
+    page.click("#roll-button")
+    refused = local_handle({"op": "roll", "system": "pool", "params": {"pot": "2.5"},
+                            "seed": 1})["error"]
+    assert refused["field"] == "pot"
+    page.wait_for_function(
+        "([sel, text]) => document.querySelector(sel + '-error').textContent === text",
+        arg=[pot, refused["message"]],
+    )
+    assert page.get_attribute(pot, "aria-invalid") == "true"
+    app.settle()
+    assert app.shown() == before
+    page.fill(pot, "4")
+    app.settle()

@@ -1,11 +1,15 @@
 """What survives a reload (history, language, forms from the cached systems) and a boot
-failure with its Retry button."""
+failure with its Retry button.
+
+One page for the module (one boot), but every test starts from a first visit (`App.reset`)
+and makes the rolls it reads itself: any test runs alone, in any order."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,6 +17,27 @@ import pytest
 import build
 
 from .conftest import App, local_handle
+
+
+@pytest.fixture(autouse=True)
+def fresh(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Empty history, default forms, French: nothing left by another test (tests that open
+    their own profile are left alone)."""
+    if "app" in request.fixturenames:
+        request.getfixturevalue("app").reset()
+    yield
+
+
+def three_rolls(app: App) -> None:
+    """Pool (seed 31), d100 (32), pool again (33): the three rolls the export, language and
+    clear tests read (newest first: pool 33, d100 32, pool 31); the card shows a pool roll."""
+    for system, seed in (("pool", 31), ("d100", 32), ("pool", 33)):
+        app.pick_system(system)
+        app.set_seed(seed)
+        app.roll()
+    app.page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('pyrules:history') || '[]').length === 3"
+    )
 
 
 def entries(app: App) -> list[dict[str, Any]]:
@@ -69,6 +94,7 @@ def test_history_survives_a_reload_and_replays(app: App) -> None:
 
 def test_history_exports_json_and_csv(app: App) -> None:
     page = app.page
+    three_rolls(app)
     stored = page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history'))")
     assert len(stored) == 3
     with page.expect_download() as info:
@@ -102,6 +128,7 @@ def test_history_exports_json_and_csv(app: App) -> None:
 
 def test_language_switch_is_applied_and_remembered(app: App) -> None:
     page = app.page
+    three_rolls(app)
     assert page.get_attribute("html", "lang") == "fr"
     assert page.text_content("#roll-button") == "Lancer"
     page.click("button[data-lang=en]")
@@ -128,6 +155,7 @@ def test_language_switch_is_applied_and_remembered(app: App) -> None:
 
 def test_clear_history_asks_first(app: App) -> None:
     page = app.page
+    three_rolls(app)
     page.click("#clear-history")
     assert page.is_visible("#confirm-clear")
     page.click("#confirm-clear button[value=cancel]")

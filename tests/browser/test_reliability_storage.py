@@ -1,12 +1,13 @@
 """Reliability, data safety: damaged storage is set aside (never dropped) and the player is
 told; a full storage is reported and loses nothing; exports work whatever the storage.
 
-One browser profile, four page loads:
+A browser profile of its own for each test (nothing is carried from one test to the next):
   1. every localStorage key the app reads holds invalid JSON, and IndexedDB has a
      "characters" store with the wrong key path (one character, one record of junk);
   2. the same keys hold JSON of the wrong shape, and a junk record sits among the characters;
   3. the "characters" object store is gone;
-  4. a damaged key when even the copy aside cannot be written (storage full).
+  4. storage full while rolling and saving a character;
+  5. a damaged key when even the copy aside cannot be written (storage full).
 Storage-full errors come from an init script that makes localStorage.setItem and
 IDBObjectStore.put throw QuotaExceededError while sessionStorage["__full"] is "1".
 """
@@ -176,8 +177,9 @@ def history_count(app: App) -> int:
     return app.page.locator("#history .history-entry").count()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def app(new_app: Any, site: str) -> Iterator[App]:
+    """A fresh profile, not opened yet (the first tests seed storage before the app runs)."""
     app = new_app(site)
     app.context.add_init_script(QUOTA)
     # The seeding page (version.json) makes the browser ask for a favicon the site has not.
@@ -277,9 +279,11 @@ def test_wrong_shapes_keep_what_is_good(app: App) -> None:
         "pyrules:session": json.dumps({"start": 12}),
         "pyrules:fight": json.dumps(fight),
     }
+    app.open()  # an earlier visit: the database and its stores exist
     # From another page: the app saves its form state when it is left (pagehide).
     page.goto(app.base_url + "version.json")
     page.evaluate(seed_js(values))
+    put_record(app, GOOD)
     put_record(app, {"id": "c-junk", "name": 42, "system": "pool"})
     app.open()
     page.click("#tab-stats")
@@ -305,6 +309,7 @@ def test_wrong_shapes_keep_what_is_good(app: App) -> None:
 
 def test_a_missing_object_store_is_rebuilt(app: App) -> None:
     page = app.page
+    app.open()
     version = read_db(app)["version"]
     page.evaluate(
         """(version) => new Promise((resolve, reject) => {
@@ -333,6 +338,7 @@ def test_a_missing_object_store_is_rebuilt(app: App) -> None:
 
 def test_storage_full_is_told_and_loses_nothing(app: App) -> None:
     page = app.page
+    app.open()
     app.set_seed(1)
     app.roll()
     page.evaluate("() => sessionStorage.setItem('__full', '1')")
@@ -387,6 +393,7 @@ def test_storage_full_is_told_and_loses_nothing(app: App) -> None:
 
 def test_damage_with_no_room_to_copy_it_stays_in_place_until_downloaded(app: App) -> None:
     page = app.page
+    app.open()
     page.evaluate("() => localStorage.setItem('pyrules:session', '{half')")
     page.evaluate("() => sessionStorage.setItem('__full', '1')")
     app.reload()

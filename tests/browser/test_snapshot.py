@@ -74,7 +74,10 @@ def test_the_build_ships_a_gzipped_snapshot_of_the_engine(dist_dir: Path) -> Non
     assert info["url"] not in build.GENERATED
 
 
-def test_first_visit_restores_the_build_snapshot(app: App) -> None:
+def test_first_visit_restores_the_build_snapshot(new_app: Any, site: str) -> None:
+    # A profile of its own: a first visit whichever test of the module ran before.
+    app = new_app(site)
+    app.open()
     assert boot_path(app) == ("snapshot", None)
     roll = {"op": "roll", "system": "d6", "params": {}, "seed": 3}
     assert app.call(roll) == local_handle(roll)
@@ -84,6 +87,8 @@ def test_first_visit_restores_the_build_snapshot(app: App) -> None:
     timings = found["detail"]["timings"]
     assert "snapshotRead" in timings and "loadPyodide" in timings
     assert "micropip" not in timings and "installed" not in timings
+    app.check_clean()
+    app.context.close()
 
 
 def test_later_visit_restores_it_and_answers_like_the_engine(app: App) -> None:

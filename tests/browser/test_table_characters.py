@@ -1,13 +1,19 @@
 """Table play, characters: create / edit / duplicate / delete, quick rolls into the history,
 d6 exceptional efforts, the pool's augmentation sources, opposed rolls between characters,
 export and import (all or nothing), what survives a reload, and the screens at tablet and
-phone sizes (screenshots in test-output/screenshots/)."""
+phone sizes (screenshots in test-output/screenshots/).
+
+One page for the module (one boot), but every test starts from a first visit (`App.reset`)
+and makes the characters and rolls it needs itself: any test runs alone, in any order."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from .conftest import App, first_seed, local_handle
 from .test_layout import SMALL_TARGETS
@@ -17,6 +23,15 @@ D6_DEFAULTS = {
     f["name"]: f["default"] for f in SYSTEMS["systems"][1]["fields"] if f["type"] != "faces"
 }
 SIZES = [("tablet-landscape", 1024, 768), ("tablet-portrait", 768, 1024), ("phone", 360, 740)]
+
+
+@pytest.fixture(autouse=True)
+def fresh(request: pytest.FixtureRequest) -> Iterator[None]:
+    """No character, no roll, default forms: nothing left by another test (tests that open
+    their own profile are left alone)."""
+    if "app" in request.fixturenames:
+        request.getfixturevalue("app").reset()
+    yield
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -79,6 +94,12 @@ def create_d6(
         page.fill(f"#f-e{index}-d6-skill", str(skill))
     page.click("#char-save")
     page.wait_for_selector(f"#char-detail .sheet-name:text-is('{name}')")
+
+
+def make_darate(app: App) -> None:
+    """The d6 player character most tests use: Épée 5 + 3, Perception 2 + 1, Flamme 2."""
+    show(app, "characters")
+    create_d6(app, "Darate", pc=True, flame=2, entries=[("Épée", 5, 3), ("Perception", 2, 1)])
 
 
 def d6_params(attribute: int, skill: int, *, flame: int, pc: bool, **extra: Any) -> dict[str, Any]:
@@ -156,16 +177,11 @@ def test_create_edit_duplicate_delete(app: App) -> None:
     page.wait_for_function("() => document.querySelectorAll('#char-list .char-item').length === 1")
     assert names(app) == ["Darate le Brave"]
     assert [c["name"] for c in stored_characters(app)] == ["Darate le Brave"]
-    # Put the name back for the next tests.
-    pick_character(app, "Darate le Brave")
-    page.click("#char-edit")
-    page.fill("#char-name", "Darate")
-    page.click("#char-save")
-    page.wait_for_selector("#char-detail .sheet-name:text-is('Darate')")
 
 
 def test_quick_roll_lands_in_history_with_the_name(app: App) -> None:
     page = app.page
+    make_darate(app)
     pick_character(app, "Darate")
     before = len(history_entries(app))
     app.set_seed(77)
@@ -214,6 +230,7 @@ def test_quick_roll_with_physical_dice_asks_for_the_faces(app: App) -> None:
     face is shown next to its box and nothing is recorded; good faces roll and are recorded
     with the name and no seed."""
     page = app.page
+    make_darate(app)
     pick_character(app, "Darate")
     before = len(history_entries(app))
     page.click("label[for=quick-physical]")
@@ -266,6 +283,7 @@ def test_quick_roll_with_physical_dice_asks_for_the_faces(app: App) -> None:
 
 def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
     page = app.page
+    make_darate(app)
     pick_character(app, "Darate")
     assert page.text_content("#efforts-count") == "2 disponible(s) sur 2 aujourd’hui"
     assert page.is_disabled("#efforts-rest")
@@ -306,6 +324,7 @@ def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
 
 def test_pool_sources_panel_applies_its_totals(app: App) -> None:
     page = app.page
+    show(app, "characters")
     page.click("#char-new")
     page.fill("#char-name", "Nahel")
     page.click("label[for=char-system-pool]")
@@ -376,6 +395,7 @@ def test_pool_sources_panel_applies_its_totals(app: App) -> None:
 
 def test_opposed_d6_pc_beats_npc_on_a_tie_with_physical_faces(app: App) -> None:
     page = app.page
+    make_darate(app)
     pick_character(app, "Darate")
     page.click("#char-oppose")
     page.wait_for_selector("#oppc-opponent-char")
@@ -421,7 +441,7 @@ def test_opposed_d6_pc_beats_npc_on_a_tie_with_physical_faces(app: App) -> None:
 
 def test_opposed_roll_between_two_characters_shows_rerolls(app: App) -> None:
     page = app.page
-    show(app, "characters")
+    make_darate(app)
     create_d6(app, "Garde", pc=False, flame=1, entries=[("Hallebarde", 4, 2)])
     page.click("#char-oppose")
     page.select_option("#oppc-opponent-char", label="Darate")
@@ -468,7 +488,7 @@ def test_opposed_roll_between_two_characters_shows_rerolls(app: App) -> None:
 
 def test_export_import_round_trip_and_bad_file_refused(app: App, tmp_path: Path) -> None:
     page = app.page
-    show(app, "characters")
+    make_darate(app)
     before = stored_characters(app)
     with page.expect_download() as info:
         page.click("#chars-export")
@@ -536,6 +556,11 @@ def test_export_import_round_trip_and_bad_file_refused(app: App, tmp_path: Path)
 
 def test_characters_and_history_survive_a_reload(app: App) -> None:
     page = app.page
+    make_darate(app)
+    for seed in range(6):  # six quick rolls of Darate's
+        app.set_seed(seed)
+        page.click(f"#char-detail .entry-roll >> nth={seed % 2}")
+        wait_history(app, seed + 1)
     characters = stored_characters(app)
     history = history_entries(app)
     assert len(history) >= 6
@@ -553,7 +578,7 @@ def test_characters_and_history_survive_a_reload(app: App) -> None:
 
 def test_screens_in_english_and_at_tablet_and_phone_sizes(app: App) -> None:
     page = app.page
-    show(app, "characters")
+    make_darate(app)
     pick_character(app, "Darate")
     page.click("button[data-lang=en]")
     try:
@@ -634,6 +659,7 @@ def test_sources_panel_on_the_main_roller_fills_the_pool_form(app: App) -> None:
 
 def test_screen_tabs_follow_the_tabs_pattern_with_the_keyboard(app: App) -> None:
     page = app.page
+    make_darate(app)
     show(app, "roll")
     tabs = page.eval_on_selector_all(
         "#view-tabs [role=tab]",
@@ -667,6 +693,33 @@ def test_screen_tabs_follow_the_tabs_pattern_with_the_keyboard(app: App) -> None
     wait_history(app, before + 1)
 
 
+def test_sheet_numbers_of_table_ops_are_judged_by_the_engine(app: App) -> None:
+    """The efforts count (the `effort` op's `used`) and the accessories (added to the
+    steps `bonus`) are refused by the engine's `validate` op, said next to each with the
+    bounds the engine describes for them; nothing is saved."""
+    page = app.page
+    show(app, "characters")
+    before = len(stored_characters(app))
+    used = next(f for f in SYSTEMS["table"]["effort"]["fields"] if f["name"] == "used")
+    steps = next(s for s in SYSTEMS["systems"] if s["id"] == "steps")
+    bonus = next(f for f in steps["fields"] if f["name"] == "bonus")
+    page.click("#char-new")
+    page.fill("#char-name", "Bornes")
+    for system, stat, value, field in (
+        ("d6", "efforts_used", used["max"] + 1, used),
+        ("steps", "accessories", bonus["max"] + 1, bonus),
+    ):
+        page.click(f"label[for=char-system-{system}]")
+        page.fill(f"#f-stats-{system}-{stat}", str(value))
+        page.click("#char-save")
+        error = page.locator(f"#f-stats-{system}-{stat}-error")
+        error.wait_for(state="visible")
+        assert error.text_content() == f"Un entier de {field['min']} à {field['max']}."
+        assert page.is_visible("#editor-error")
+    page.click("#char-cancel")
+    assert len(stored_characters(app)) == before
+
+
 def test_without_indexeddb_characters_are_kept_in_local_storage(new_app: Any, site: str) -> None:
     """Where IndexedDB cannot be used (some private modes), characters go to localStorage,
     and are there again after a reload."""
@@ -688,5 +741,61 @@ def test_without_indexeddb_characters_are_kept_in_local_storage(new_app: Any, si
     page.wait_for_selector("#char-list .char-item")
     assert names(app) == ["Sans-Base"]
     pick_character(app, "Sans-Base")
+    app.check_clean()
+    app.context.close()
+
+
+PUT_CHARACTER = """(record) => new Promise((resolve, reject) => {
+    const open = indexedDB.open('pyrules');
+    open.onsuccess = () => {
+      const tx = open.result.transaction('characters', 'readwrite');
+      tx.objectStore('characters').put(record);
+      tx.oncomplete = () => { open.result.close(); resolve(); };
+      tx.onerror = () => reject(tx.error);
+    };
+    open.onerror = () => reject(open.error);
+})"""
+
+
+def test_stored_numbers_the_engine_refuses_never_stop_the_app(new_app: Any, site: str) -> None:
+    """A stored d6 character whose numbers are out of the engine's bounds (a Flame of 10^9,
+    which a loop drawing one pip per effort would never finish; a negative count) still
+    lets the app start: the sheet draws, the efforts box says the engine's own refusal, a
+    quick roll says it too. The page counts and bounds nothing itself."""
+    app = new_app(site)
+    app.open()
+    page = app.page
+    show(app, "characters")
+    page.wait_for_selector("#char-list")
+    stats = {"flame": 10**9, "clarity": 2, "efforts_used": -3}
+    page.evaluate(
+        PUT_CHARACTER,
+        {
+            "id": "c-huge",
+            "system": "d6",
+            "name": "Démesuré",
+            "note": "",
+            "pc": True,
+            "stats": stats,
+            "entries": [{"id": "e-1", "label": "Perception", "params": {"attribute": 3}}],
+            "created": "2026-01-01T10:00:00.000Z",
+            "updated": "2026-01-01T10:00:00.000Z",
+        },
+    )
+    app.reload()
+    show(app, "characters")
+    pick_character(app, "Démesuré")
+    check = {"flame": stats["flame"], "used": stats["efforts_used"], "action": "check"}
+    refused = local_handle({"op": "effort", "params": check})["error"]
+    assert refused["field"] in ("flame", "used")
+    page.wait_for_selector("#efforts-error")
+    assert page.text_content("#efforts-error") == refused["message"]
+    assert page.locator("#efforts .effort-pip").count() == 0
+    page.click("#char-detail .entry-roll:has-text('Perception')")
+    page.locator("#quick-error").wait_for(state="visible")
+    roll = local_handle(
+        {"op": "roll", "system": "d6", "params": {"attribute": 3, "flame": 10**9, "clarity": 2}}
+    )["error"]
+    assert roll["message"] in page.text_content("#quick-error")
     app.check_clean()
     app.context.close()

@@ -1,14 +1,19 @@
 """Table play, the step-dice combat tracker: participants from characters (imported from
 a file) and quick ones, melee (Combat, or Bagarre unarmed), ranged damage, ordinary conflict
 with a conceding loser, the skirmish rule, knocked-out marking, turn order and rounds,
-undo, persistence across a reload, and the screen at tablet and phone sizes."""
+undo, persistence across a reload, and the screen at tablet and phone sizes.
+
+One page for the module (one boot), but every test starts from a first visit (`App.reset`)
+and sets up its own fight (`start_fight`): any test runs alone, in any order."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from .conftest import App, local_handle
 from .test_layout import SMALL_TARGETS
@@ -107,10 +112,17 @@ def add_quick(app: App, name: str, ardeur_points: int, extra: bool) -> None:
     page.wait_for_selector(fighter(name))
 
 
-def test_participants_from_a_character_and_quick_ones(app: App, tmp_path: Path) -> None:
+@pytest.fixture(autouse=True)
+def fresh(app: App) -> Iterator[None]:
+    """No character, no fight, no roll: nothing left by another test."""
+    app.reset()
+    yield
+
+
+def import_aldric(app: App, folder: Path) -> None:
+    """The step-dice character arrives by import (the export format)."""
     page = app.page
-    # The step-dice character arrives by import (the export format).
-    path = tmp_path / "aldric.json"
+    path = folder / "aldric.json"
     path.write_text(
         json.dumps({"format": "pyrules-characters", "version": 1, "characters": [ALDRIC]}),
         encoding="utf-8",
@@ -118,6 +130,33 @@ def test_participants_from_a_character_and_quick_ones(app: App, tmp_path: Path) 
     page.click("#tab-characters")
     page.set_input_files("#chars-import-file", str(path))
     page.wait_for_selector("#char-detail .sheet-name:text-is('Aldric')")
+
+
+def start_fight(app: App, folder: Path) -> None:
+    """Aldric (Ardeur 12), Brute (6), Sbire (3, an extra) and Bandit (5), round 1."""
+    page = app.page
+    import_aldric(app, folder)
+    page.click("#tab-combat")
+    page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
+    page.select_option("#combat-add-char", label="Aldric")
+    page.click("#combat-add-char-button")
+    page.wait_for_selector(fighter("Aldric"))
+    add_quick(app, "Brute", 6, extra=False)
+    add_quick(app, "Sbire", 3, extra=True)
+    add_quick(app, "Bandit", 5, extra=False)
+
+
+def knock_out(app: App, name: str, ardeur_points: int) -> Any:
+    """Aldric wins a skirmish against this extra or quick participant: it is out."""
+    aldric, other = {**COMBAT, "ardeur": ardeur(app)["Aldric"]}, {**QUICK, "ardeur": ardeur_points}
+    seed = find_seed("skirmish", aldric, other, lambda r: r["opponent"]["ardeur"] <= 0)
+    act(app, "Aldric", name, "skirmish", seed)
+    app.page.wait_for_selector(f"{fighter(name)}[data-out=true]")
+
+
+def test_participants_from_a_character_and_quick_ones(app: App, tmp_path: Path) -> None:
+    page = app.page
+    import_aldric(app, tmp_path)
     page.click("#tab-combat")
     page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
     assert page.text_content("#combat-order .char-empty") == (
@@ -140,8 +179,9 @@ def test_participants_from_a_character_and_quick_ones(app: App, tmp_path: Path) 
     assert page.input_value("#combat-actor") == page.get_attribute(fighter("Aldric"), "data-id")
 
 
-def test_melee_loss_goes_to_the_loser_and_unarmed_uses_bagarre(app: App) -> None:
+def test_melee_loss_goes_to_the_loser_and_unarmed_uses_bagarre(app: App, tmp_path: Path) -> None:
     page = app.page
+    start_fight(app, tmp_path)
     aldric, brute = {**COMBAT, "ardeur": 12}, {**QUICK, "ardeur": 6}
     seed = find_seed(
         "melee", aldric, brute, lambda r: r["winner"] == "opponent" and r["margin"] > 0
@@ -180,7 +220,8 @@ def test_melee_loss_goes_to_the_loser_and_unarmed_uses_bagarre(app: App) -> None
     page.click(f"{fighter('Aldric')} .fighter-unarmed")
 
 
-def test_ranged_damage_is_the_margin(app: App) -> None:
+def test_ranged_damage_is_the_margin(app: App, tmp_path: Path) -> None:
+    start_fight(app, tmp_path)
     aldric, bandit = {**TIR, "ardeur": ardeur(app)["Aldric"]}, {**QUICK, "ardeur": 5}
     seed = find_seed(
         "ranged", aldric, bandit, lambda r: r["winner"] == "actor" and r["margin"] >= 1
@@ -199,8 +240,9 @@ def test_ranged_damage_is_the_margin(app: App) -> None:
     assert text.startswith(f"Aldric touche Bandit : {roll['margin']} point(s) de dégâts.")
 
 
-def test_a_conceding_loser_loses_nothing(app: App) -> None:
+def test_a_conceding_loser_loses_nothing(app: App, tmp_path: Path) -> None:
     page = app.page
+    start_fight(app, tmp_path)
     page.click("label[for=combat-kind-conflict]")
     assert page.is_visible("#combat-concede")
     page.click("label[for=combat-concede]")
@@ -219,8 +261,9 @@ def test_a_conceding_loser_loses_nothing(app: App) -> None:
     assert page.is_hidden("#combat-concede")
 
 
-def test_skirmish_hero_is_not_wounded_and_extras_are_knocked_out(app: App) -> None:
+def test_skirmish_hero_is_not_wounded_and_extras_are_knocked_out(app: App, tmp_path: Path) -> None:
     page = app.page
+    start_fight(app, tmp_path)
     before = ardeur(app)
     aldric, sbire = {**COMBAT, "ardeur": before["Aldric"]}, {**QUICK, "ardeur": 3}
     # Even a lost skirmish roll leaves the hero unhurt (a twist to narrate).
@@ -270,8 +313,10 @@ def test_skirmish_hero_is_not_wounded_and_extras_are_knocked_out(app: App) -> No
     assert page.text_content("#combat-warning") == "Aldric a déjà agi pendant ce round."
 
 
-def test_turns_rounds_reorder_and_undo(app: App) -> None:
+def test_turns_rounds_reorder_and_undo(app: App, tmp_path: Path) -> None:
     page = app.page
+    start_fight(app, tmp_path)
+    knock_out(app, "Sbire", 3)  # the skirmish the undo steps back through at the end
     assert page.get_attribute(fighter("Aldric"), "aria-current") == "step"
     page.click("#combat-next")
     assert page.get_attribute(fighter("Brute"), "aria-current") == "step"
@@ -302,8 +347,10 @@ def test_turns_rounds_reorder_and_undo(app: App) -> None:
     assert page.get_attribute(fighter("Sbire"), "data-out") == "false"
 
 
-def test_the_fight_survives_a_reload(app: App) -> None:
+def test_the_fight_survives_a_reload(app: App, tmp_path: Path) -> None:
     page = app.page
+    start_fight(app, tmp_path)
+    knock_out(app, "Sbire", 3)  # something in the log, an Ardeur changed, an undo to keep
     before = {"order": order(app), "ardeur": ardeur(app), "log": log_count(app)}
     round_text = page.text_content("#combat-round")
     app.reload()
@@ -313,8 +360,9 @@ def test_the_fight_survives_a_reload(app: App) -> None:
     assert page.is_enabled("#combat-undo")
 
 
-def test_combat_screen_english_and_sizes(app: App) -> None:
+def test_combat_screen_english_and_sizes(app: App, tmp_path: Path) -> None:
     page = app.page
+    start_fight(app, tmp_path)
     page.click("button[data-lang=en]")
     try:
         assert page.text_content("#combat-next") == "Next turn"
@@ -323,12 +371,7 @@ def test_combat_screen_english_and_sizes(app: App) -> None:
     finally:
         page.click("button[data-lang=fr]")
     # Knock the bandit out for the screenshots.
-    page.click("label[for=combat-kind-skirmish]")
-    page.select_option("#combat-actor", label="Aldric")
-    page.select_option("#combat-target", label="Bandit")
-    app.set_seed(2)
-    page.click("#combat-resolve")
-    page.wait_for_selector(f"{fighter('Bandit')}[data-out=true]")
+    knock_out(app, "Bandit", 5)
     for name, width, height in (
         ("tablet-landscape", 1024, 768),
         ("tablet-portrait", 768, 1024),

@@ -2,7 +2,10 @@
 fresh page or by a hash change shows the same dice marked "Rejeu", nothing recorded unless
 asked, a broken link refused) and session statistics (luck percentiles stored with each
 roll, counts of criticals and fumbles, histogram, per character, new session), with
-screenshots at tablet and phone sizes."""
+screenshots at tablet and phone sizes.
+
+One page for the module (one boot), but every test starts from a first visit (`App.reset`)
+and makes the rolls it reads itself: any test runs alone, in any order."""
 
 from __future__ import annotations
 
@@ -32,6 +35,13 @@ def app(new_app: Any, site: str) -> Iterator[App]:
     app.open()
     yield app
     app.context.close()
+
+
+@pytest.fixture(autouse=True)
+def fresh(app: App) -> Iterator[None]:
+    """Empty history, new session, default forms: nothing left by another test."""
+    app.reset()
+    yield
 
 
 def history(app: App) -> list[dict[str, Any]]:
@@ -78,6 +88,27 @@ def expected_luck(system: str, params: dict[str, Any], margin: int) -> float:
     clean = {k: v for k, v in params.items() if k not in FACES[system]}
     answer = local_handle({"op": "luck", "system": system, "params": clean, "margins": [margin]})
     return float(answer["result"]["percentiles"][0])
+
+
+def roll_four(app: App) -> None:
+    """Four rolls without a character: a critical success (pool, easy), a critical failure
+    (d100, hopeless), two plain rolls."""
+    pool = {"pot": 12, "diff": 1, "flame": 0}
+    crit = first_seed(
+        {"op": "roll", "system": "pool", "params": pool},
+        lambda r: r["outcome"] == "critical_success",
+        100,
+    )
+    roll_main(app, "pool", crit, **pool)
+    d100 = {"value": 5, "modifier": 0}
+    fumble = first_seed(
+        {"op": "roll", "system": "d100", "params": d100},
+        lambda r: r["outcome"] == "critical_failure",
+        200,
+    )
+    roll_main(app, "d100", fumble, **d100)
+    roll_main(app, "d100", 11, value=60)
+    roll_main(app, "steps", 12)
 
 
 def share(app: App, index: int = 0) -> str:
@@ -219,6 +250,21 @@ def test_opposed_replay_with_physical_faces_by_hash_change(app: App) -> None:
 
 
 def test_luck_is_stored_with_each_roll(app: App) -> None:
+    page = app.page
+    # Its own rolls, oldest first: seeded single rolls, a seeded opposition, physical dice.
+    roll_main(app, "pool", 1234, pot=8, diff=3, flame=2)
+    roll_main(app, "d100", 11, value=60)
+    app.set_mode("oppose")
+    roll_main(app, "d6", 5)
+    app.set_mode("single")
+    app.set_physical(True)
+    try:
+        page.fill(app.field("actor", "d6", "dice"), "4")
+        roll_main(app, "d6", 6)
+    finally:
+        app.set_physical(False)
+    assert [e["mode"] == "oppose" for e in history(app)] == [False, True, False, False]
+    assert history(app)[0]["physical"] and history(app)[0]["seed"] is None
     wait_luck(app)
     for entry in history(app):
         if entry.get("seed") is None or entry.get("physical"):
@@ -250,23 +296,7 @@ def test_session_statistics_counts_and_chart(app: App) -> None:
     assert page.text_content("#stats-empty") == "Aucun jet dans cette session."
     assert page.text_content("#session-since").startswith("Session commencée le ")
     page.click("#tab-roll")
-    # A critical success (pool, easy), a critical failure (d100, hopeless), two plain rolls.
-    pool = {"pot": 12, "diff": 1, "flame": 0}
-    crit = first_seed(
-        {"op": "roll", "system": "pool", "params": pool},
-        lambda r: r["outcome"] == "critical_success",
-        100,
-    )
-    roll_main(app, "pool", crit, **pool)
-    d100 = {"value": 5, "modifier": 0}
-    fumble = first_seed(
-        {"op": "roll", "system": "d100", "params": d100},
-        lambda r: r["outcome"] == "critical_failure",
-        200,
-    )
-    roll_main(app, "d100", fumble, **d100)
-    roll_main(app, "d100", 11, value=60)
-    roll_main(app, "steps", 12)
+    roll_four(app)
     wait_luck(app)
     entries = history(app)[:4]
     page.click("#tab-stats")
@@ -319,6 +349,7 @@ def test_session_statistics_counts_and_chart(app: App) -> None:
 
 def test_statistics_per_character(app: App, tmp_path: Any) -> None:
     page = app.page
+    roll_four(app)  # the session's rolls made without a character
     path = tmp_path / "team.json"
     team = [
         {
@@ -380,6 +411,7 @@ def test_statistics_per_character(app: App, tmp_path: Any) -> None:
 
 def test_replay_banner_screenshots(app: App) -> None:
     page = app.page
+    roll_main(app, "pool", 4321, pot=8, diff=3, flame=2)
     page.click("#tab-history")
     url = share(app, 0)
     page.click("#share-close")

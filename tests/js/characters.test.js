@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { CHECKS, isCharacter } from "../../web/js/checks.js";
-import { cleanCharacter, importList, rollParams } from "../../web/js/sheet.js";
+import { cleanCharacter, importList, rollParams } from "../../web/js/characters/sheet.js";
 import { system, systemsDescription } from "./helpers.js";
 
 const character = (changes = {}) => ({

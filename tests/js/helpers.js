@@ -17,6 +17,13 @@ export function systemsDescription() {
   return structuredClone(description);
 }
 
+/** engine.call as the page has it, answered by pyrules.api.handle itself (one python per call). */
+export async function engineCall(request) {
+  const code = "import sys; from pyrules.api import handle; print(handle(sys.stdin.read()))";
+  const python = process.env.PYTHON || "python3";
+  return JSON.parse(execFileSync(python, ["-c", code], { cwd: ROOT, input: JSON.stringify(request), encoding: "utf-8" }));
+}
+
 export function system(id) {
   return systemsDescription().systems.find((s) => s.id === id);
 }

@@ -9,9 +9,11 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tomllib
 import urllib.error
 import urllib.request
 import zipfile
@@ -28,7 +30,12 @@ def _wheel(name: str, data: bytes) -> zipfile.ZipFile:
     return zipfile.ZipFile(io.BytesIO(data))
 
 
-def test_wheel_is_deterministic_and_complete() -> None:
+def _members(data: bytes) -> dict[str, bytes]:
+    zf = zipfile.ZipFile(io.BytesIO(data))
+    return {name: zf.read(name) for name in zf.namelist()}
+
+
+def test_wheel_is_reproducible_and_complete(tmp_path: Path) -> None:
     name, data = build.build_wheel()
     assert build.build_wheel() == (name, data)
     version = build.read_version()
@@ -40,11 +47,71 @@ def test_wheel_is_deterministic_and_complete() -> None:
         for p in build.PACKAGE.rglob("*.py")
         if "__pycache__" not in p.parts
     )
-    assert sorted(n for n in names if n.endswith(".py")) == sources
-    assert "pyrules/py.typed" in names
-    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
-    assert {i.date_time for i in zf.infolist()} == {build.ZIP_DATE}
+    assert "pyrules/systems/pool/__init__.py" in sources  # every subpackage, systems/* too
+    info = f"pyrules-{version}.dist-info"
+    # Every module and the typing marker, the metadata, nothing else (no cache, no stray file).
+    assert sorted(names) == sorted(
+        [*sources, "pyrules/py.typed"]
+        + [f"{info}/{f}" for f in ("METADATA", "WHEEL", "RECORD", "entry_points.txt")]
+    )
+    for source in [*sources, "pyrules/py.typed"]:
+        assert zf.read(source) == (build.ROOT / source).read_bytes(), source
+    assert {i.date_time for i in zf.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+    assert {i.external_attr >> 16 for i in zf.infolist()} == {0o100644}
     assert zf.testzip() is None
+    # The same bytes from a copy of the source whose files have other dates and modes: the
+    # backend writes SOURCE_DATE_EPOCH and normalised modes, not the checkout's.
+    copy = tmp_path / "project"
+    shutil.copytree(build.PACKAGE, copy / "pyrules", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(build.ROOT / "pyproject.toml", copy / "pyproject.toml")
+    for path in copy.rglob("*"):
+        if path.is_file():
+            path.chmod(0o600)
+            os.utime(path, (2_000_000_000, 2_000_000_000))
+    assert build.build_wheel(copy) == (name, data)
+
+
+def test_the_wheel_is_the_one_pyproject_defines() -> None:
+    with (build.ROOT / "pyproject.toml").open("rb") as f:
+        pyproject = tomllib.load(f)
+    assert pyproject["build-system"] == {
+        "requires": [f"{build.BACKEND_NAME}=={build.BACKEND_VERSION}"],
+        "build-backend": "flit_core.buildapi",
+    }
+    wheel, module = build.ensure_backend()
+    assert wheel.name == build.BACKEND_WHEEL and module == "flit_core.buildapi"
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == build.BACKEND_SHA256
+
+
+def test_a_backend_other_than_the_pinned_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    for requires in (["flit_core>=3"], ["flit_core==3.12.0"], ["setuptools>=61"], []):
+        table = {"requires": requires, "build-backend": "flit_core.buildapi"}
+        monkeypatch.setattr(build, "_build_system", lambda table=table: table)
+        with pytest.raises(build.BuildError, match="must require exactly"):
+            build.build_wheel()
+
+
+@pytest.mark.parametrize("epoch", [None, str(build.SOURCE_DATE_EPOCH)])
+def test_pip_wheel_builds_the_same_wheel(tmp_path: Path, epoch: str | None) -> None:
+    """`pip wheel . --no-deps` (no index, the pinned backend on PYTHONPATH instead of a
+    download) gives the site's wheel: the same members with the same bytes, and with the same
+    SOURCE_DATE_EPOCH the same file."""
+    name, data = build.build_wheel()
+    backend, _ = build.ensure_backend()
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    env["PYTHONPATH"] = str(backend)
+    if epoch:
+        env["SOURCE_DATE_EPOCH"] = epoch
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation",
+         "--no-index", "--disable-pip-version-check", "-q", "-w", str(tmp_path)],
+        cwd=build.ROOT, env=env, check=True,
+    )
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    pip_wheel = (tmp_path / name).read_bytes()
+    assert _members(pip_wheel) == _members(data)
+    if epoch:
+        assert pip_wheel == data
 
 
 def test_wheel_metadata_and_record() -> None:
@@ -52,18 +119,28 @@ def test_wheel_metadata_and_record() -> None:
     version = build.read_version()
     zf = _wheel(name, data)
     info = f"pyrules-{version}.dist-info"
-    metadata = zf.read(f"{info}/METADATA").decode()
+    metadata = zf.read(f"{info}/METADATA").decode().splitlines()
+    project = build._project_table()
     for line in (
-        "Metadata-Version: 2.1",
         "Name: pyrules",
         f"Version: {version}",
+        f"Summary: {project['description']}",
         "Requires-Python: >=3.11",
+        "License-Expression: MIT",
+        # The engine's libraries, as build.EXTRA_WHEELS pins them (micropip installs them
+        # itself from dist/wheels/, deps=False).
+        *(f"Requires-Dist: {w.name}=={w.version}" for w in build.EXTRA_WHEELS),
     ):
-        assert line in metadata.splitlines()
-    assert re.search(r"^Summary: \S", metadata, re.M)
+        assert line in metadata
+    assert metadata[0].startswith("Metadata-Version: 2.")
+    assert not [line for line in metadata if line.startswith("Description")], "no README"
     wheel = zf.read(f"{info}/WHEEL").decode().splitlines()
     for line in ("Wheel-Version: 1.0", "Root-Is-Purelib: true", "Tag: py3-none-any"):
         assert line in wheel
+    assert f"Generator: flit {build.BACKEND_VERSION}" in wheel
+    scripts = zf.read(f"{info}/entry_points.txt").decode().split()
+    assert scripts == ["[console_scripts]", "pyrules=pyrules.cli:main"]
+    assert project["scripts"] == {"pyrules": "pyrules.cli:main"}
     rows = list(csv.reader(io.StringIO(zf.read(f"{info}/RECORD").decode())))
     assert sorted(r[0] for r in rows) == sorted(zf.namelist())
     for path, digest, size in rows:

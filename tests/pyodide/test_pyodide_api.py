@@ -105,6 +105,10 @@ def make_requests() -> list[tuple[str, Request]]:
             (f"{sid}-dice", {"op": "dice", **base, "params": {}}),
             (f"{sid}-dice-high", {"op": "dice", **base, "params": high}),
             (f"{sid}-error-unknown-param", {"op": "roll", **base, "params": {"zzz": 1}}),
+            (f"{sid}-validate", {"op": "validate", "request": {"op": "roll", **base,
+                                                               "params": high}}),
+            (f"{sid}-validate-error", {"op": "validate", "request": {
+                "op": "oppose", **base, "actor": {}, "opponent": {"zzz": 1}, "lang": "en"}}),
         ]
         ints = [f for f in plain if f["type"] == "int"]
         if ints:

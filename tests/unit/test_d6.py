@@ -48,6 +48,21 @@ def test_efforts_per_day_follow_the_flame_in_the_description() -> None:
     assert d6["sheet"]["efforts_per_day"]["field"] == "flame"
 
 
+def test_efforts_on_the_sheet_name_real_fields() -> None:
+    """The page draws the efforts box from this description alone (no copy of it in JS):
+    the per-day number and the spending param are the system's fields, the count of used
+    ones is the `effort` op's `used` field."""
+    described = ok({"op": "systems"})
+    d6 = next(s for s in described["systems"] if s["id"] == "d6")
+    efforts = d6["sheet"]["efforts_per_day"]
+    fields = {f["name"]: f for f in d6["fields"]}
+    assert fields[efforts["field"]]["type"] == "int"
+    assert fields[efforts["param"]]["type"] == "bool"
+    assert efforts["used"] == "efforts_used"
+    effort_fields = {f["name"] for f in described["table"]["effort"]["fields"]}
+    assert {"flame", "used"} <= effort_fields
+
+
 def test_dougane_taking_his_time_succeeds_after_missing_by_two() -> None:
     r = roll([1], attribute=2, skill=2, difficulty=7, clarity=2, take_time=True)
     assert r["margin"] == -2

@@ -14,7 +14,7 @@ import { playStage } from "./stage.js";
 import { h, storageGet, storageSet } from "./dom.js";
 import { SideForm } from "./forms.js";
 import { lang, pick, t } from "./i18n.js";
-import { rollParams, newId } from "./sheet.js";
+import { rollParams, newId } from "./characters/sheet.js";
 import { onOtherTab } from "./storage.js";
 import { confirmAction, flash, switchControl } from "./ui.js";
 

@@ -6,48 +6,10 @@
 // or a choice is set outright.
 
 import { h } from "./dom.js";
-import { addStrings, formatNumber, pick, t } from "./i18n.js";
+import { formatNumber, pick, t } from "./i18n.js";
 import { formatPercent } from "./odds.js";
 import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
-
-addStrings({
-  fr: {
-    "compare.title": "Comparer deux choix",
-    "compare.hint": "Deux variantes du jet du formulaire ; chacune change un réglage.",
-    "compare.choice": "Choix {side}",
-    "compare.field": "Réglage",
-    "compare.delta": "Changement",
-    "compare.value": "Valeur",
-    "compare.yes": "oui",
-    "compare.no": "non",
-    "compare.tier": "Palier",
-    "compare.diff": "B − A",
-    "compare.success": "Chance de réussite",
-    "compare.better": "Le choix B donne {d} de chances de réussite de plus que le choix A.",
-    "compare.worse": "Le choix B donne {d} de chances de réussite de moins que le choix A.",
-    "compare.same": "Les deux choix donnent exactement la même chance de réussite.",
-    "compare.points": "{n} pts",
-    "compare.invalid": "Corrigez le formulaire pour comparer.",
-  },
-  en: {
-    "compare.title": "Compare two choices",
-    "compare.hint": "Two variations of the form's roll; each changes one setting.",
-    "compare.choice": "Choice {side}",
-    "compare.field": "Setting",
-    "compare.delta": "Change",
-    "compare.value": "Value",
-    "compare.yes": "yes",
-    "compare.no": "no",
-    "compare.tier": "Tier",
-    "compare.diff": "B − A",
-    "compare.success": "Chance of success",
-    "compare.better": "Choice B gives {d} more chance of success than choice A.",
-    "compare.worse": "Choice B gives {d} less chance of success than choice A.",
-    "compare.same": "Both choices give exactly the same chance of success.",
-    "compare.points": "{n} pts",
-    "compare.invalid": "Fix the form to compare.",
-  },
-});
+import "./odds/strings.js";
 
 const SIDES = ["a", "b"];
 

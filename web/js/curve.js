@@ -8,46 +8,10 @@
 // a value, and every number is in the table under it.
 
 import { h, s } from "./dom.js";
-import { addStrings, formatNumber, pick, t } from "./i18n.js";
+import { formatNumber, pick, t } from "./i18n.js";
 import { formatPercent } from "./odds.js";
 import { outcomeInfo, paint } from "./outcomes.js";
-
-addStrings({
-  fr: {
-    "curve.title": "Courbe des chances",
-    "curve.hint": "La chance de chaque palier quand un réglage varie ; les autres restent ceux du formulaire.",
-    "curve.field": "Réglage qui varie",
-    "curve.examined": "Valeur examinée",
-    "curve.current": "actuel",
-    "curve.exact": "50 % de réussite exactement avec {field} = {values}.",
-    "curve.between": "50 % de réussite tombe entre {field} = {a} ({pa}) et {field} = {b} ({pb}).",
-    "curve.nearest": "La plus proche de 50 % : {field} = {value} ({p}).",
-    "curve.none": "Aucune valeur ne donne 50 % de réussite ; la plus proche : {field} = {value} ({p}).",
-    "curve.at": "{field} = {value}{current} : réussite {p}. {tiers}",
-    "curve.numbers": "Les chiffres",
-    "curve.success": "Chance de réussite",
-    "curve.summary": "Courbe de la chance de chaque palier pour {field} de {from} à {to}. {half}",
-    "curve.none.fields": "Aucun réglage de ce système ne se prête à une courbe.",
-    "curve.invalid": "Corrigez le formulaire pour voir la courbe.",
-  },
-  en: {
-    "curve.title": "Odds curve",
-    "curve.hint": "The chance of each tier as one setting varies; the others stay as in the form.",
-    "curve.field": "Setting that varies",
-    "curve.examined": "Examined value",
-    "curve.current": "current",
-    "curve.exact": "Exactly 50% success with {field} = {values}.",
-    "curve.between": "50% success falls between {field} = {a} ({pa}) and {field} = {b} ({pb}).",
-    "curve.nearest": "Closest to 50%: {field} = {value} ({p}).",
-    "curve.none": "No value gives 50% success; the closest: {field} = {value} ({p}).",
-    "curve.at": "{field} = {value}{current}: success {p}. {tiers}",
-    "curve.numbers": "The numbers",
-    "curve.success": "Chance of success",
-    "curve.summary": "Curve of the chance of each tier for {field} from {from} to {to}. {half}",
-    "curve.none.fields": "No setting of this system lends itself to a curve.",
-    "curve.invalid": "Fix the form to see the curve.",
-  },
-});
+import "./odds/strings.js";
 
 // The drawing's size follows the chart's width on screen, so that its text stays readable
 // from a phone to a landscape tablet.

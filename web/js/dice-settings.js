@@ -2,24 +2,8 @@
 // Kept in localStorage ("pyrules:dice"); what is read back is untrusted and checked here.
 
 import { h, storageGet, storageSet } from "./dom.js";
-import { addStrings, onLangChange, t } from "./i18n.js";
-
-addStrings({
-  fr: {
-    "dice.settings": "Animation des dés",
-    "dice.mode.3d": "Dés 3D",
-    "dice.mode.2d": "Dés 2D",
-    "dice.mode.none": "Sans animation",
-    "dice.sound": "Son des dés",
-  },
-  en: {
-    "dice.settings": "Dice animation",
-    "dice.mode.3d": "3D dice",
-    "dice.mode.2d": "2D dice",
-    "dice.mode.none": "No animation",
-    "dice.sound": "Dice sound",
-  },
-});
+import { onLangChange, t } from "./i18n.js";
+import "./ui/strings.js";
 
 const PREFS_KEY = "pyrules:dice";
 const MODES = ["3d", "2d", "none"];

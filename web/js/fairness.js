@@ -11,78 +11,15 @@
 
 import { h } from "./dom.js";
 import { summarize } from "./forms.js";
-import { addStrings, formatNumber, lang, onLangChange, pick, t } from "./i18n.js";
+import { formatNumber, lang, onLangChange, pick, t } from "./i18n.js";
 import { outcomeInfo, paint } from "./outcomes.js";
+import "./gm/strings.js";
 
 export const SIZES = [1000, 10000, 50000];
-const CHUNK_MAX = 5000;
 const CHUNK_MIN = 500;
 const THRESHOLD = 0.01;
 // A chunk of 5 000 rolls with the largest settings takes about a second; slow tablets more.
 const CHUNK_TIMEOUT_MS = 60000;
-
-addStrings({
-  fr: {
-    "fair.title": "Dés équitables ?",
-    "fair.jump": "Dés équitables ? Tester les dés",
-    "fair.intro": "L’application lance ses propres dés un grand nombre de fois avec les réglages du formulaire « Lancer », puis compare ce qui est sorti aux probabilités exactes des règles. Les dés viennent du générateur aléatoire du système (crypto.getRandomValues) ; chaque paquet de jets a sa propre graine.",
-    "fair.setup": "Réglages testés : {system} · {summary}",
-    "fair.setupPlain": "Réglages testés : {system}, réglages par défaut",
-    "fair.noForm": "Le formulaire « Lancer » n’est pas encore prêt.",
-    "fair.formErrors": "Le formulaire « Lancer » contient une erreur : corrigez-la d’abord.",
-    "fair.count": "Nombre de jets",
-    "fair.start": "Lancer le test",
-    "fair.again": "Refaire le test",
-    "fair.cancel": "Annuler",
-    "fair.progressLabel": "Avancement du test",
-    "fair.progress": "{done} / {total} jets…",
-    "fair.cancelled": "Test annulé après {done} jets : rien n’est conclu.",
-    "fair.failed": "Le test n’a pas pu aller au bout : {message}",
-    "fair.resultTitle": "Résultat sur {n} jets",
-    "fair.observed": "observé {n}",
-    "fair.expected": "attendu {n}",
-    "fair.legendObserved": "observé",
-    "fair.legendExpected": "attendu (probabilités exactes)",
-    "fair.chi": "χ² (khi-deux)",
-    "fair.dof": "Degrés de liberté",
-    "fair.p": "p-valeur",
-    "fair.verdict.ok": "p-valeur {p} : au-dessus de 0,01, rien d’anormal. Les dés suivent les probabilités exactes.",
-    "fair.verdict.unusual": "p-valeur {p} : en dessous de 0,01, un écart inhabituel. Des dés équitables le font une fois sur cent : refaites le test. Un écart qui revient à chaque fois signalerait un problème.",
-    "fair.verdict.impossible": "Un résultat impossible selon les règles est sorti : ce serait une erreur du moteur. Merci de la signaler.",
-    "fair.verdict.few": "Avec ces réglages, un seul résultat (ou presque) est possible : il n’y a rien à comparer. Essayez d’autres réglages.",
-    "fair.explain": "Pour chaque résultat, le χ² additionne l’écart entre le nombre observé et le nombre attendu, au carré, divisé par le nombre attendu : 0 serait une coïncidence parfaite. La p-valeur est la probabilité d’obtenir un écart au moins aussi grand avec des dés parfaitement équitables : plus elle est petite, plus l’écart est surprenant. Les degrés de liberté comptent les résultats comparés moins un (ceux qu’on attend moins de 5 fois sont regroupés).",
-  },
-  en: {
-    "fair.title": "Fair dice?",
-    "fair.jump": "Fair dice? Test the dice",
-    "fair.intro": "The app rolls its own dice many times with the settings of the Roll form, then compares what came out with the exact odds of the rules. The dice come from the system's random generator (crypto.getRandomValues); each batch of rolls has its own seed.",
-    "fair.setup": "Settings tested: {system} · {summary}",
-    "fair.setupPlain": "Settings tested: {system}, default settings",
-    "fair.noForm": "The Roll form is not ready yet.",
-    "fair.formErrors": "The Roll form has an error: fix it first.",
-    "fair.count": "Number of rolls",
-    "fair.start": "Run the test",
-    "fair.again": "Run the test again",
-    "fair.cancel": "Cancel",
-    "fair.progressLabel": "Test progress",
-    "fair.progress": "{done} / {total} rolls…",
-    "fair.cancelled": "Test cancelled after {done} rolls: no conclusion.",
-    "fair.failed": "The test could not finish: {message}",
-    "fair.resultTitle": "Result over {n} rolls",
-    "fair.observed": "observed {n}",
-    "fair.expected": "expected {n}",
-    "fair.legendObserved": "observed",
-    "fair.legendExpected": "expected (exact odds)",
-    "fair.chi": "χ² (chi-square)",
-    "fair.dof": "Degrees of freedom",
-    "fair.p": "p-value",
-    "fair.verdict.ok": "p-value {p}: above 0.01, nothing unusual. The dice follow the exact odds.",
-    "fair.verdict.unusual": "p-value {p}: below 0.01, an unusual gap. Fair dice do this once in a hundred tests: run it again. A gap that comes back every time would point to a problem.",
-    "fair.verdict.impossible": "An outcome the rules make impossible came out: that would be an engine error. Please report it.",
-    "fair.verdict.few": "With these settings only one outcome (or nearly) is possible: there is nothing to compare. Try other settings.",
-    "fair.explain": "For each outcome, χ² adds up the gap between the observed and the expected count, squared, divided by the expected count: 0 would be a perfect match. The p-value is the chance of a gap at least that large with perfectly fair dice: the smaller it is, the more surprising the gap. The degrees of freedom count the outcomes compared, minus one (those expected fewer than 5 times are pooled).",
-  },
-});
 
 /** A seed in 0 .. 2**53 - 1 from the platform's CSPRNG. */
 export function randomSeed() {
@@ -90,8 +27,9 @@ export function randomSeed() {
   return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
 }
 
-export function chunkSize(total) {
-  return Math.min(CHUNK_MAX, Math.max(CHUNK_MIN, Math.ceil(total / 10)));
+/** Rolls per `fairness` call: a tenth of the run, within the engine's cap (`limits.fairness_n`). */
+export function chunkSize(total, max) {
+  return Math.min(max ?? CHUNK_MIN, Math.max(CHUNK_MIN, Math.ceil(total / 10)));
 }
 
 function formatP(p) {
@@ -253,7 +191,7 @@ export class FairnessPanel {
     this.result = null;
     this.render();
     document.getElementById("fair-cancel")?.focus();
-    const chunk = chunkSize(run.total);
+    const chunk = chunkSize(run.total, setup.system.limits?.fairness_n);
     let previous = null;
     let answer = null;
     while (run.done < run.total) {

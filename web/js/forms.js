@@ -5,35 +5,17 @@
 // labels, help, bounds and default. A new system in the engine needs no JavaScript.
 
 import { h } from "./dom.js";
-import { emptyChoice, facesText, replacedFields } from "./fieldlinks.js";
-import { lang, pick, t } from "./i18n.js";
+import { facesText, replacedFields } from "./fieldlinks.js";
+import { pick, t } from "./i18n.js";
+import { choiceValue, initialValue, isFormField } from "./roll/fields.js";
 import { stepName } from "./stepnames.js";
+import "./roll/strings.js";
+import "./ui/strings.js";
+
+export { shortLabel, summarize } from "./roll/fields.js";
 
 const SEGMENTED_MAX_CHOICES = 3;
 const SEGMENTED_MAX_LABEL = 16;
-// Room for the most dice a roll can have (70 faces of up to 3 characters), not for a paste of 10 000.
-const FACES_MAX_LENGTH = 400;
-
-/** Short form of a field label: "POT (caractéristique + compétence)" -> "POT". */
-export function shortLabel(field) {
-  return pick(field.label).split(" (")[0];
-}
-
-/** The raw value a fresh form shows for a field. */
-function initialValue(field) {
-  if (field.type === "bool") return Boolean(field.default);
-  return field.default === null || field.default === undefined ? "" : String(field.default);
-}
-
-/** The choice value (with its JSON type: choices may be numbers) whose text form is raw. */
-function choiceValue(field, raw) {
-  const choice = (field.choices || []).find((c) => String(c.value) === String(raw));
-  return choice ? choice.value : raw;
-}
-
-function isFormField(field) {
-  return field.type !== "placement";
-}
 
 export class SideForm {
   /**
@@ -229,7 +211,7 @@ export class SideForm {
         autocomplete: "off",
         spellcheck: "false",
         class: "faces-input",
-        maxlength: FACES_MAX_LENGTH,
+        maxlength: field.max_length, // the engine's limit (registry), not a paste of 10 000
         dataset: { count: group ? group.count : "", sides: sides ?? "" },
       });
       input.value = this.values[field.name] ?? "";
@@ -281,8 +263,10 @@ export class SideForm {
   }
 
   /**
-   * The params of this side as the API wants them, plus client-side errors
-   * (empty required value, not a number). Faces are sent only in physical mode.
+   * The params of this side as the API wants them, plus what only the page can see: a box
+   * left empty, or text the browser's number input refused (it reports it as ""). Whether
+   * a typed value is a whole number within bounds is the engine's to say (it reads "+3"
+   * and refuses "1.5" naming the field). Faces are sent only in physical mode.
    */
   collect({ withFaces }) {
     const params = {};
@@ -310,10 +294,11 @@ export class SideForm {
         } else if (text === "") {
           if (field.optional) params[field.name] = null;
           else errors.push({ field: field.name, message: t("form.required") });
-        } else if (/^[-+]?\d+$/.test(text)) {
-          params[field.name] = Number.parseInt(text, 10);
         } else {
-          errors.push({ field: field.name, message: t("form.integer") });
+          // Digits travel as a JSON number; any other text as typed ("2.5", "1e3", a number
+          // past 2^53): the engine reads it, bounds it or refuses it naming the field.
+          const number = Number(text);
+          params[field.name] = /^[-+]?\d+$/.test(text) && Number.isSafeInteger(number) ? number : text;
         }
       } else if (field.type === "choice") {
         params[field.name] = raw === "" || raw === null || raw === undefined ? null : choiceValue(field, raw);
@@ -388,29 +373,3 @@ export class SideForm {
     this.render();
   }
 }
-
-/** "POT 6 · DIFF 4 · Effort" — a short summary of params for the history. */
-export function summarize(system, params) {
-  const parts = [];
-  const replaced = replacedFields(system, params);
-  for (const field of system.fields) {
-    if (!isFormField(field) || field.type === "faces" || !(field.name in params) || replaced.has(field.name)) continue;
-    const value = params[field.name];
-    if (value === null || value === "" || value === undefined || (Array.isArray(value) && !value.length) || emptyChoice(field, value)) continue;
-    const neutral = field.default === 0 || field.default === false || field.default === "" || field.default === null;
-    if ((field.group === "advanced" || neutral) && value === field.default) continue;
-    if (field.type === "bool") {
-      if (value) parts.push(shortLabel(field));
-    } else if (field.type === "choice") {
-      const choice = (field.choices || []).find((c) => String(c.value) === String(value));
-      parts.push(`${shortLabel(field)}${lang() === "fr" ? " : " : ": "}${choice ? pick(choice.label) : value}`);
-    } else {
-      parts.push(`${shortLabel(field)} ${value}`);
-    }
-  }
-  if (params.placement && params.placement.some((v) => v !== 0)) {
-    parts.push(`[${params.placement.map((v) => (v > 0 ? `+${v}` : String(v))).join(" ")}]`);
-  }
-  return parts.join(" · ");
-}
-

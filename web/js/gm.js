@@ -6,15 +6,9 @@
 import { CurvePanel } from "./curve.js";
 import { ComparePanel } from "./compare.js";
 import { debounce, h, storageGet, storageSet } from "./dom.js";
-import { addStrings } from "./i18n.js";
+import "./gm/strings.js";
 
 const KEY = "pyrules:gm";
-
-// What the notice about unreadable storage calls this key (see notices.js).
-addStrings({
-  fr: { [`what.${KEY}`]: "les réglages des outils du MJ (courbe, comparaison)" },
-  en: { [`what.${KEY}`]: "the GM tools' settings (curve, comparison)" },
-});
 
 const isObject = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
 

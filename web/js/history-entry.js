@@ -7,48 +7,11 @@
 // the results it could have had (stats.js), 50 % being an average roll.
 
 import { h } from "./dom.js";
-import { addStrings, formatSigned, formatTime, pick, t } from "./i18n.js";
+import { formatSigned, formatTime, pick, t } from "./i18n.js";
 import { formatPercent } from "./odds.js";
 import { tierBadge } from "./result.js"; // also adds "result.gap"
-
-addStrings({
-  fr: {
-    "history.again": "Relancer",
-    "history.againLabel": "Relancer avec les mêmes réglages que le jet du {time} (nouveau jet)",
-    "history.review": "Revoir",
-    "history.reviewLabel": "Revoir le jet du {time} (mêmes dés, pas de nouvel enregistrement)",
-    "history.successShort": "réussite {percent}",
-    "history.successTitle": "Chance de réussite de ce jet, d’après les probabilités exactes",
-    "history.luckTitle": "Rang de chance : où tombe ce résultat parmi tous ceux possibles (50 % : un jet moyen)",
-    "history.faces": "Dés : {faces}",
-    "history.combat": "Combat · {kind}",
-    "history.kind.melee": "Mêlée",
-    "history.kind.ranged": "Tir",
-    "history.kind.conflict": "Conflit",
-    "history.kind.skirmish": "Escarmouche",
-    "history.vs": "contre",
-    "replay.review": "Jet revu depuis l’historique : mêmes dés, même verdict. Il y est déjà, il n’est pas enregistré une seconde fois.",
-    "replay.already": "Déjà dans l’historique",
-  },
-  en: {
-    "history.again": "Roll again",
-    "history.againLabel": "Roll again with the settings of the roll of {time} (a new roll)",
-    "history.review": "Show again",
-    "history.reviewLabel": "Show the roll of {time} again (same dice, not recorded again)",
-    "history.successShort": "success {percent}",
-    "history.successTitle": "This roll’s chance of success, from the exact odds",
-    "history.luckTitle": "Luck rank: where this result falls among all possible ones (50 %: an average roll)",
-    "history.faces": "Dice: {faces}",
-    "history.combat": "Combat · {kind}",
-    "history.kind.melee": "Melee",
-    "history.kind.ranged": "Ranged",
-    "history.kind.conflict": "Conflict",
-    "history.kind.skirmish": "Skirmish",
-    "history.vs": "versus",
-    "replay.review": "Roll shown again from the history: same dice, same verdict. It is already there and is not recorded twice.",
-    "replay.already": "Already in the history",
-  },
-});
+import "./history/strings.js";
+import "./ui/strings.js";
 
 const isFaces = (list) => Array.isArray(list) && list.length > 0 && list.length <= 80 && list.every(Number.isInteger);
 

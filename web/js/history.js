@@ -9,19 +9,16 @@
 import { paramsFit } from "./checks.js";
 import { csvCell } from "./csv.js";
 import { h } from "./dom.js";
-import { addStrings, lang, pick, t } from "./i18n.js";
+import { lang, pick, t } from "./i18n.js";
 import { summarize } from "./forms.js";
 import { renderHistoryEntry } from "./history-entry.js";
 import { HISTORY_KEY, HistoryStore } from "./history-store.js";
 import { setAside } from "./storage.js";
 import { download, stamp } from "./ui.js";
+import "./history/strings.js";
+import "./ui/strings.js";
 
 const PAGE = 200; // rolls drawn at a time (all are kept)
-
-addStrings({
-  fr: { "history.more": "Afficher {n} jets plus anciens" },
-  en: { "history.more": "Show {n} older rolls" },
-});
 
 /**
  * Build a history entry from an API request and its answer. `extra` may name who rolled:

@@ -4,7 +4,7 @@
 
 // engine.js first: its evaluation starts the worker before any other module reads storage.
 import { Engine } from "./engine.js";
-import { CharactersView } from "./characters.js";
+import { CharactersView } from "./characters/view.js";
 import { CombatView } from "./combat.js";
 import { diceSettings } from "./dice-settings.js";
 import { debounce, nextTask, storageGet, storageSet } from "./dom.js";
@@ -35,7 +35,13 @@ import { SafeStart } from "./roll/safe-start.js";
 import { RollScreen } from "./roll/screen.js";
 import { drawRollButton, RollForms } from "./roll/side-forms.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
+import "./ui/strings.js";
 import "./roll/strings.js";
+import "./odds/strings.js";
+import "./history/strings.js";
+import "./gm/strings.js";
+// Until the characters and combat screens have their own strings.js (issue 12 handover).
+import "./ui/pending-strings.js";
 
 const $ = (id) => document.getElementById(id);
 const app = createRollApp(); // filled from storage once the engine has been started (below)

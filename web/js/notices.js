@@ -12,76 +12,10 @@
 // notice, or to the current screen's tab. Text goes in through textContent only.
 
 import { h } from "./dom.js";
-import { addStrings, formatNumber, onLangChange, t } from "./i18n.js";
+import { formatNumber, onLangChange, t } from "./i18n.js";
 import { onStorageReport, quarantinedItems, releaseHeld } from "./storage.js";
 import { download, stamp } from "./ui.js";
-
-addStrings({
-  fr: {
-    "notice.close": "Fermer",
-    "notice.closeLabel": "Fermer le message : {title}",
-    "notice.region": "Messages",
-    "notice.corrupt.title": "Des données abîmées ont été mises de côté",
-    "notice.corrupt.text": "Illisible sur cet appareil : {what}. Rien n’a été effacé : c’est copié à part, et l’application continue sans. Téléchargez ces données pour les garder.",
-    "notice.corrupt.held": "Faute de place, la copie à part n’a pas pu être faite : téléchargez-les maintenant, elles restent en place d’ici là.",
-    "notice.corrupt.download": "Télécharger les données mises de côté",
-    "notice.corrupt.downloaded": "Téléchargé : {n} élément(s).",
-    "notice.write.title": "Enregistrement impossible sur cet appareil",
-    "notice.write.text": "Non enregistré : {what} ({why}). Ce qui était déjà enregistré est intact. Exportez vos données pour ne rien perdre, ou libérez de la place.",
-    "notice.write.quota": "stockage plein",
-    "notice.write.other": "stockage refusé",
-    "notice.write.exportHistory": "Exporter l’historique (JSON)",
-    "notice.write.exportCharacters": "Exporter les personnages (JSON)",
-    "notice.restart.title": "Le moteur a redémarré",
-    "notice.restart.crashed": "Il s’était arrêté.",
-    "notice.restart.timeout": "Il ne répondait plus depuis {seconds} s.",
-    "notice.restart.after": "Un calcul en cours est refait une fois ; s’il échoue encore, il est signalé. Aucun jet n’est compté deux fois.",
-    "what.pyrules:history": "l’historique des jets",
-    "what.pyrules:state": "les réglages du formulaire",
-    "what.pyrules:systems": "la copie locale des systèmes de jeu",
-    "what.pyrules:lang": "la langue choisie",
-    "what.pyrules:session": "le début de la session de statistiques",
-    "what.pyrules:fight": "le combat en cours",
-    "what.pyrules:fight-undo": "les étapes d’annulation du combat",
-    "what.pyrules:characters": "les personnages",
-    "what.characters": "les personnages",
-    "what.indexedDB:characters": "les personnages",
-    "what.missing-store": "la liste des personnages (recréée vide)",
-    "what.other": "une donnée de l’application",
-  },
-  en: {
-    "notice.close": "Close",
-    "notice.closeLabel": "Close the message: {title}",
-    "notice.region": "Messages",
-    "notice.corrupt.title": "Damaged data was set aside",
-    "notice.corrupt.text": "Unreadable on this device: {what}. Nothing was deleted: it is copied aside, and the app goes on without it. Download that data to keep it.",
-    "notice.corrupt.held": "There was no room to copy it aside: download it now, it stays in place until then.",
-    "notice.corrupt.download": "Download the data set aside",
-    "notice.corrupt.downloaded": "Downloaded: {n} item(s).",
-    "notice.write.title": "This device refuses to save",
-    "notice.write.text": "Not saved: {what} ({why}). What was saved before is intact. Export your data so as to lose nothing, or free some space.",
-    "notice.write.quota": "storage full",
-    "notice.write.other": "storage refused",
-    "notice.write.exportHistory": "Export the history (JSON)",
-    "notice.write.exportCharacters": "Export the characters (JSON)",
-    "notice.restart.title": "The engine restarted",
-    "notice.restart.crashed": "It had stopped.",
-    "notice.restart.timeout": "It had not answered for {seconds} s.",
-    "notice.restart.after": "A computation under way is done again once; if it fails again, you are told. No roll is counted twice.",
-    "what.pyrules:history": "the roll history",
-    "what.pyrules:state": "the form settings",
-    "what.pyrules:systems": "the local copy of the game systems",
-    "what.pyrules:lang": "the chosen language",
-    "what.pyrules:session": "the start of the statistics session",
-    "what.pyrules:fight": "the current fight",
-    "what.pyrules:fight-undo": "the fight's undo steps",
-    "what.pyrules:characters": "the characters",
-    "what.characters": "the characters",
-    "what.indexedDB:characters": "the characters",
-    "what.missing-store": "the character list (made again, empty)",
-    "what.other": "some of the app's data",
-  },
-});
+import "./ui/strings.js";
 
 function what(key, reason) {
   if (reason === "missing-store") return t("what.missing-store");

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
 import { totalsChart } from "./totals.js";
+import "./odds/strings.js";
 
 /** "16,7 %"; tiny non-zero chances read "< 0,1 %", near-certain ones "> 99,9 %". */
 export function formatPercent(p) {

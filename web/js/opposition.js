@@ -7,8 +7,10 @@ import { SideForm } from "./forms.js";
 import { entryFrom } from "./history.js";
 import { lang, pick, t } from "./i18n.js";
 import { renderOppose } from "./result.js";
-import { rollParams } from "./sheet.js";
+import { rollParams } from "./characters/sheet.js";
 import { flash, showRolled, switchControl } from "./ui.js";
+import "./roll/strings.js";
+import "./ui/strings.js";
 
 const NPC = "npc";
 const SIDES = ["actor", "opponent"];

@@ -13,58 +13,14 @@
 //   check()    look for a new build now (also probes the network)
 //   update()   what the "Mettre à jour" button does
 
+import { t } from "./i18n.js";
+import "./pwa/strings.js";
+
 const FIRST_VISIT_WAIT_MS = 20000; // at most this long for the engine before caching it all
 const CHECK_EVERY_MS = 30 * 60 * 1000; // look for a new build this often while visible
 const STATUS_TIMEOUT_MS = 5000;
 const RELOAD_FALLBACK_MS = 10000;
 const PREPARING_RETRY_MS = 5000; // while the offline copy is still being made, ask again this often
-
-const TEXT = {
-  fr: {
-    preparing: "Préparation hors ligne…",
-    preparingTitle: "L'application s'enregistre sur cet appareil pour marcher sans réseau.",
-    ready: "Prêt hors ligne",
-    readyTitle: "L'application est enregistrée sur cet appareil : elle s'ouvre et lance les dés sans réseau.",
-    offline: "Hors ligne",
-    offlineTitle: "Pas de réseau, et l'application n'est pas encore enregistrée sur cet appareil.",
-    offlineReady: "Hors ligne — prêt",
-    offlineReadyTitle: "Pas de réseau : tout marche quand même, l'application est enregistrée sur cet appareil.",
-    update: "Nouvelle version disponible",
-    updateButton: "Mettre à jour",
-    updating: "Mise à jour…",
-    later: "Plus tard",
-    updated: "Nouvelle version installée",
-    reload: "Recharger",
-    keep: "L'historique et les réglages sont conservés.",
-    quota: "Hors ligne impossible : {needed} nécessaires, {quota} permis",
-    quotaTitle:
-      "Cet appareil ne laisse pas assez de place pour enregistrer l'application ({needed} nécessaires, {quota} permis). Elle marche en ligne ; libérez de la place pour l'avoir hors ligne.",
-    unknownSize: "pas assez",
-    mb: "{n} Mo",
-  },
-  en: {
-    preparing: "Preparing offline…",
-    preparingTitle: "The app is saving itself on this device to work without a network.",
-    ready: "Ready offline",
-    readyTitle: "The app is saved on this device: it opens and rolls dice without a network.",
-    offline: "Offline",
-    offlineTitle: "No network, and the app is not saved on this device yet.",
-    offlineReady: "Offline — ready",
-    offlineReadyTitle: "No network: everything still works, the app is saved on this device.",
-    update: "New version available",
-    updateButton: "Update",
-    updating: "Updating…",
-    later: "Later",
-    updated: "New version installed",
-    reload: "Reload",
-    keep: "History and settings are kept.",
-    quota: "Offline not possible: {needed} needed, {quota} allowed",
-    quotaTitle:
-      "This device does not give the app enough room to save itself ({needed} needed, {quota} allowed). It works online; free some space to have it offline.",
-    unknownSize: "not enough",
-    mb: "{n} MB",
-  },
-};
 
 const sw = "serviceWorker" in navigator && window.isSecureContext ? navigator.serviceWorker : null;
 
@@ -82,9 +38,9 @@ let registration = null;
 let updating = false;
 let reloading = false;
 
+/** The badge's and the banner's words (web/js/pwa/strings.js), in the page's language. */
 function text(key, values = {}) {
-  const lang = (document.documentElement.lang || "fr").toLowerCase().startsWith("en") ? "en" : "fr";
-  return TEXT[lang][key].replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+  return t(`pwa.${key}`, values);
 }
 
 /** A size for people: "38 Mo" (rounded up), or "pas assez" when the browser did not say. */

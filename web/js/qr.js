@@ -4,20 +4,8 @@
 // quiet zone the standard asks for, large enough to scan from arm's length.
 
 import { h, s } from "./dom.js";
-import { addStrings, t } from "./i18n.js";
-
-addStrings({
-  fr: {
-    "qr.label": "Code QR du lien de ce jet",
-    "qr.hint": "À scanner avec l’appareil photo d’un autre téléphone ou d’une autre tablette : il ouvre le même jet.",
-    "qr.failed": "Code QR indisponible : {why}",
-  },
-  en: {
-    "qr.label": "QR code of this roll's link",
-    "qr.hint": "Scan it with another phone's or tablet's camera: it opens the same roll.",
-    "qr.failed": "QR code unavailable: {why}",
-  },
-});
+import { t } from "./i18n.js";
+import "./ui/strings.js";
 
 const QUIET = 4; // modules of white around the code
 

@@ -7,6 +7,7 @@
 import { isParams, paramsFit } from "./checks.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import "./roll/strings.js";
 
 export const PREFIX = "#replay=";
 const MAX_LENGTH = 20000;

@@ -4,13 +4,10 @@
 
 import { createDie, d100Parts, setFace } from "./dice.js";
 import { h } from "./dom.js";
-import { addStrings, formatSigned, pick, t } from "./i18n.js";
+import { formatSigned, pick, t } from "./i18n.js";
 import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
-
-addStrings({
-  fr: { "result.gap": "Écart" },
-  en: { "result.gap": "Gap" },
-});
+import "./roll/strings.js";
+import "./ui/strings.js";
 
 // Result fields worth showing next to the margin, when a system's result has them.
 const NUMBERS = ["successes", "effective_diff", "ones", "total", "threshold", "impact", "value", "target", "die_rolled", "extreme", "damage"];

@@ -4,13 +4,9 @@
 // chance in `oppose_odds`), never computed here.
 
 import { h } from "./dom.js";
-import { addStrings, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { formatPercent } from "./odds.js";
-
-addStrings({
-  fr: { "rollbar.chance": "Chances de réussite : {p}", "rollbar.versus": "Chances de l’emporter : {p}" },
-  en: { "rollbar.chance": "Chance of success: {p}", "rollbar.versus": "Chance to win: {p}" },
-});
+import "./roll/strings.js";
 
 function chanceNode() {
   let node = document.getElementById("roll-chance");

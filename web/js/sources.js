@@ -10,6 +10,8 @@
 import { debounce, h } from "./dom.js";
 import { SideForm } from "./forms.js";
 import { lang, pick, t } from "./i18n.js";
+import "./roll/strings.js";
+import "./ui/strings.js";
 
 export class SourcesPanel {
   /**

@@ -14,27 +14,9 @@ import { SUPPORTED } from "./dice-solids.js";
 import { createDie, setFace, tumble } from "./dice.js";
 import { onPrefs, prefs, savePrefs } from "./dice-settings.js";
 import { h, prefersReducedMotion, s } from "./dom.js";
-import { addStrings, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { click, soundLog } from "./sound.js";
-
-addStrings({
-  fr: {
-    "stage.label": "Lancer de dés",
-    "stage.close": "Fermer",
-    "stage.details": "Détails",
-    "stage.soundOn": "Son des dés : activé",
-    "stage.soundOff": "Son des dés : coupé",
-    "stage.margin": "Marge {margin}",
-  },
-  en: {
-    "stage.label": "Dice roll",
-    "stage.close": "Close",
-    "stage.details": "Details",
-    "stage.soundOn": "Dice sound: on",
-    "stage.soundOff": "Dice sound: muted",
-    "stage.margin": "Margin {margin}",
-  },
-});
+import "./stage/strings.js";
 
 let webgl = null;
 function hasWebGL() {

@@ -2,9 +2,9 @@
 //
 // Right after a roll lands, recordLuck() asks the engine (op `luck`) where the roll's
 // margin falls under the exact odds of its params — its percentile, 0.5 being an average
-// roll — and stores it in the history entry. For an opposed roll each side's dice are
-// judged as a single roll of that side (the engine re-resolves the same faces, then
-// `luck`), since the margins of an opposition are measured against the other side.
+// roll — and stores it in the history entry. For an opposed roll (or a combat action) the
+// engine's answer already gives each side's own luck (`own.luck`: its dice judged as a
+// single roll of that side), so nothing is asked again.
 //
 // The statistics screen reads the history since "Nouvelle session": rolls, average
 // luck, criticals and fumbles (the best and worst outcome tiers of each system; with a
@@ -14,6 +14,7 @@
 import { debounce, h, storageGet, storageSet } from "./dom.js";
 import { FairnessPanel } from "./fairness.js";
 import { formatNumber, formatTime, lang, t } from "./i18n.js";
+import "./gm/strings.js";
 
 const SESSION_KEY = "pyrules:session";
 const BINS = 10;
@@ -22,18 +23,6 @@ const NOBODY = "\u0000none";
 export function makeLuckRecorder(ctx) {
   const { engine, history } = ctx;
   const systemOf = (id) => (ctx.systems() || []).find((s) => s.id === id);
-
-  /** The margin of one side's dice judged as a single roll with its own params. */
-  async function singleMargin(system, params, roll) {
-    const plan = await engine.call({ op: "dice", system: system.id, params, lang: lang() });
-    if (!plan.ok) return null;
-    const withFaces = { ...params };
-    for (const group of plan.result.groups) {
-      withFaces[group.field] = roll.dice.filter((d) => d.kind === group.kind).map((d) => d.rolled);
-    }
-    const answer = await engine.call({ op: "roll", system: system.id, params: withFaces, lang: lang() });
-    return answer.ok ? answer.result.margin : null;
-  }
 
   async function luckOf(system, params, margin) {
     if (margin === null || margin === undefined) return null;
@@ -59,11 +48,8 @@ export function makeLuckRecorder(ctx) {
       if (entry.mode === "oppose") {
         if (!result) return;
         patch = {};
-        for (const side of ["actor", "opponent"]) {
-          const params = withoutFaces(system, entry[side]);
-          const margin = await singleMargin(system, params, result[side]);
-          patch[`${side}Luck`] = await luckOf(system, params, margin);
-        }
+        // Each side's luck as the engine judged it (its dice as a single roll of that side).
+        for (const side of ["actor", "opponent"]) patch[`${side}Luck`] = result[side]?.own?.luck ?? null;
       } else {
         const params = withoutFaces(system, entry.params);
         patch = { luck: await luckOf(system, params, entry.margin) };

@@ -4,42 +4,8 @@
 // Also the words for the free dice' own die tags (rerolled, exploded…) and Fudge dice.
 
 import { h } from "./dom.js";
-import { addStrings, formatNumber, t } from "./i18n.js";
-
-addStrings({
-  fr: {
-    "totals.title": "Chances de chaque total",
-    "totals.mean": "Moyenne",
-    "totals.range": "De {low} à {high}",
-    "totals.table": "Tableau des chances",
-    "totals.total": "Total",
-    "totals.chance": "Chance",
-    "totals.atLeast": "Au moins ce total",
-    "totals.bar": "{total} : {percent}",
-    "die.kind.fudge": "dé Fudge",
-    "die.describeFudge": "{kind} : {face}",
-    "die.tag.rerolled": "relancé",
-    "die.tag.exploded": "explosé",
-    "die.tag.success": "réussite",
-    "die.tag.miss": "raté",
-  },
-  en: {
-    "totals.title": "Chance of each total",
-    "totals.mean": "Mean",
-    "totals.range": "From {low} to {high}",
-    "totals.table": "Table of chances",
-    "totals.total": "Total",
-    "totals.chance": "Chance",
-    "totals.atLeast": "At least this total",
-    "totals.bar": "{total}: {percent}",
-    "die.kind.fudge": "Fudge die",
-    "die.describeFudge": "{kind}: {face}",
-    "die.tag.rerolled": "rerolled",
-    "die.tag.exploded": "exploded",
-    "die.tag.success": "success",
-    "die.tag.miss": "miss",
-  },
-});
+import { formatNumber, t } from "./i18n.js";
+import "./odds/strings.js";
 
 // Bars drawn one by one up to this many totals; beyond, the chart stays (thin bars) and the
 // table is the way to read single values.

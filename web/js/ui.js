@@ -5,6 +5,7 @@
 import { playRoll } from "./stage.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import "./ui/strings.js";
 
 let confirmDialog = null;
 

@@ -81,10 +81,15 @@ class D6System(System[D6Params]):
         "Le plus haut total l'emporte ; à égalité, le PJ bat le PNJ, sinon on relance.",
         "The higher total wins; on a tie a PC beats an NPC, otherwise reroll.",
     )
-    sheet: ClassVar[dict[str, Any]] = {"efforts_per_day": {"field": "flame",
-                                 "label": T("Efforts exceptionnels par jour",
-                                            "Exceptional efforts per day").as_dict(),
-                                 "restore": T("Nuit de repos", "Night's rest").as_dict()}}
+    #: Exceptional efforts (document 001): as many per day as the Flame, counted on the
+    #: character sheet. ``field``: the sheet number (a field of this system) giving the
+    #: efforts per day; ``used``: the sheet number counting today's efforts (described by the
+    #: ``effort`` op's ``used`` field); ``param``: the roll's field that spends one. The
+    #: ``effort`` op does the counting; the page only shows its answers.
+    sheet: ClassVar[dict[str, Any]] = {"efforts_per_day": {
+        "field": "flame", "used": "efforts_used", "param": "effort",
+        "label": T("Efforts exceptionnels par jour", "Exceptional efforts per day").as_dict(),
+        "restore": T("Nuit de repos", "Night's rest").as_dict()}}
     fields = (
         Field("attribute", "int", T("Attribut", "Attribute"), default=3, min=0, max=10),
         Field("skill", "int", T("Compétence", "Skill"), default=2, min=0, max=10),
@@ -212,5 +217,6 @@ class D6System(System[D6Params]):
         if winner != "tie":
             won = a if winner == "actor" else b
             extra = (("winner_outcome", won.outcome), ("winner_impact", won.get("impact")))
+        own = (self.resolve(actor, fa), self.resolve(opponent, fb))
         return OpposeResult(self.id, winner, abs(ta - tb), a, b, tuple(rerolls), tuple(lines),
-                            extra)
+                            extra, own)

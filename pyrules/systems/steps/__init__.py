@@ -168,8 +168,8 @@ class StepsSystem(System[StepsParams]):
             fa, fb = self.draw(actor, rng), self.draw(opponent, rng)
         else:
             fa, fb = faces
-        ta = self.resolve(actor, fa).get("total")
-        tb = self.resolve(opponent, fb).get("total")
+        own = (self.resolve(actor, fa), self.resolve(opponent, fb))
+        ta, tb = own[0].get("total"), own[1].get("total")
         # In a conflict each side rolls against the other's total, not its threshold.
         a = self.resolve(replace(actor, threshold=tb), fa)
         b = self.resolve(replace(opponent, threshold=ta), fb)
@@ -179,7 +179,7 @@ class StepsSystem(System[StepsParams]):
         loser = {"actor": "opponent", "opponent": "actor"}.get(winner)
         line = Line.of("steps.oppose", a=ta, b=tb, winner=winner, margin=abs(ta - tb))
         return OpposeResult(self.id, winner, abs(ta - tb), a, b, lines=(line,),
-                            extra=(("loser", loser), ("ardeur_loss", abs(ta - tb))))
+                            extra=(("loser", loser), ("ardeur_loss", abs(ta - tb))), own=own)
 
     @staticmethod
     def _tied(r: RollResult) -> RollResult:

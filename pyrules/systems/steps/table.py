@@ -43,6 +43,8 @@ class CombatOutcome:
     opponent_ardeur: int
     rolls: tuple[RollResult, ...]
     lines: tuple[Line, ...]
+    #: Each roll's dice judged as a single roll of its side (its own threshold).
+    own: tuple[RollResult, ...] = ()
 
     @property
     def knocked_out(self) -> tuple[str, ...]:
@@ -66,22 +68,45 @@ def split_ardeur(side: str, raw: Any) -> tuple[int, dict[str, Any]]:
     return ardeur, params
 
 
-def combat(
-    options: Any, actor_raw: Any, opponent_raw: Any, rng: random.Random | None
-) -> CombatOutcome:
-    """One combat action between two participants of the step-dice system."""
+@dataclass(frozen=True)
+class CombatSetup:
+    """A combat action's validated request: its options, each side's Ardeur and step params
+    (and typed faces)."""
+
+    kind: str
+    concede: bool
+    actor_ardeur: int
+    opponent_ardeur: int
+    actor: tuple[Any, Any]  # (StepsParams, Faces | None)
+    opponent: tuple[Any, Any]
+
+
+def parse_combat(options: Any, actor_raw: Any, opponent_raw: Any) -> CombatSetup:
+    """Validate one combat action's request (errors name the field, e.g. "actor.bonus")."""
     opts = validate(COMBAT_FIELDS, options)
-    kind = opts["kind"]
-    steps = STEPS
     a_ardeur, a_raw = split_ardeur("actor", actor_raw)
     b_ardeur, b_raw = split_ardeur("opponent", opponent_raw)
     sides = []
     for side, raw in (("actor", a_raw), ("opponent", b_raw)):
         try:
-            sides.append(steps.parse(raw))
+            sides.append(STEPS.parse(raw))
         except ParamError as err:
             raise err.prefixed(side) from None
-    (pa, fa), (pb, fb) = sides
+    return CombatSetup(opts["kind"], opts["concede"], a_ardeur, b_ardeur, sides[0], sides[1])
+
+
+def combat(
+    options: Any, actor_raw: Any, opponent_raw: Any, rng: random.Random | None
+) -> CombatOutcome:
+    """One combat action between two participants of the step-dice system."""
+    return resolve_combat(parse_combat(options, actor_raw, opponent_raw), rng)
+
+
+def resolve_combat(setup: CombatSetup, rng: random.Random | None) -> CombatOutcome:
+    kind = setup.kind
+    steps = STEPS
+    a_ardeur, b_ardeur = setup.actor_ardeur, setup.opponent_ardeur
+    (pa, fa), (pb, fb) = setup.actor, setup.opponent
     if rng is None and (fa is None or (kind != "ranged" and fb is None)):
         raise ParamError("seed", "seed")
     if kind == "ranged":  # an action roll against the shooter's threshold
@@ -90,7 +115,7 @@ def combat(
         loss = roll.margin if hit else 0
         line = Line.of("combat.ranged", hit=hit, damage=loss)
         return CombatOutcome(kind, "actor" if hit else "opponent", max(roll.margin, 0), 0, loss,
-                             a_ardeur, b_ardeur - loss, (roll,), (*roll.lines, line))
+                             a_ardeur, b_ardeur - loss, (roll,), (*roll.lines, line), (roll,))
     faces = None
     if fa is not None or fb is not None:
         faces = (fa if fa is not None else steps.draw(pa, rng),  # type: ignore[arg-type]
@@ -99,7 +124,7 @@ def combat(
     margin, winner = result.margin, result.winner
     a_loss = margin if winner == "opponent" else 0
     b_loss = margin if winner == "actor" else 0
-    if kind == "conflict" and opts["concede"]:
+    if kind == "conflict" and setup.concede:
         a_loss = b_loss = 0
         key = "combat.conceded"
     elif kind == "skirmish":
@@ -112,4 +137,4 @@ def combat(
     line = Line.of(key, winner=winner, margin=margin, actor_loss=a_loss, opponent_loss=b_loss)
     return CombatOutcome(kind, winner, margin, a_loss, b_loss, a_ardeur - a_loss,
                          b_ardeur - b_loss, (result.actor, result.opponent),
-                         (*result.lines, line))
+                         (*result.lines, line), result.own_results)

@@ -2,6 +2,7 @@
 // The engine's events are turned into calls by boot.js; this module only draws.
 
 import { t } from "../i18n.js";
+import "../ui/strings.js";
 
 export const BOOT_STEPS = ["runtime", "python", "micropip", "pyrules", "ready"];
 // Share of the progress bar reached when each step starts.

@@ -2,6 +2,7 @@
 
 import { t } from "../i18n.js";
 import { SIDES } from "./state.js";
+import "./strings.js";
 
 /**
  * Where an API error's field goes: "pot" is the actor's; in an opposition "opponent.pot"

@@ -46,16 +46,10 @@ export class Placement {
     const { app, engine } = this;
     const { base, request, entry } = app.current;
     const system = app.currentSystem();
-    const params = { ...base.params, placement };
-    const groupsAnswer = await engine.call({ op: "dice", system: system.id, params, lang: lang() });
-    if (!groupsAnswer.ok) {
-      this.errors.api(groupsAnswer.error);
-      return;
-    }
-    for (const group of groupsAnswer.result.groups) {
-      params[group.field] = base.dice.filter((d) => d.kind === group.kind).map((d) => d.rolled);
-    }
-    const answer = await engine.call({ op: "roll", system: system.id, params, lang: lang() });
+    // The same dice again, never sent back down: the seed replays them (physical dice: the
+    // faces the player typed, in the request), and the engine applies the placement.
+    const params = { ...request.params, placement };
+    const answer = await engine.call({ op: "roll", system: system.id, params, ...(base.physical ? {} : { seed: base.seed }), lang: lang() });
     if (!answer.ok) {
       this.errors.api(answer.error);
       return;

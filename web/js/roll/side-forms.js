@@ -7,6 +7,7 @@ import { SideForm } from "../forms.js";
 import { pick, t } from "../i18n.js";
 import { appliedText, SourcesPanel } from "../sources.js";
 import { SIDES } from "./state.js";
+import "../gm/strings.js";
 
 export class RollForms {
   /**

@@ -8,10 +8,14 @@
 // Which stats exist and how they go into a roll is the only per-system knowledge, kept
 // in the SHEETS table. Field descriptors (labels, bounds, defaults) come from the
 // engine's `systems` answer (the system's fields and the `table` ops' fields) so they
-// are the same as everywhere else; only the accessories bonus is ours.
+// are the same as everywhere else; the accessories number takes the bounds of the roll
+// param it adds to. The efforts per day are the engine's (`sheet.efforts_per_day` of the
+// description, counted by the `effort` op). No bound is decided here: the engine judges
+// every number (validation.js builds the requests).
 
-import { paramsFit } from "./checks.js";
-import { both } from "./i18n.js";
+import { paramsFit } from "../checks.js";
+import { both } from "../i18n.js";
+import "./strings.js";
 
 export const NAME_MAX = 60;
 export const NOTE_MAX = 500;
@@ -26,6 +30,7 @@ export const IMPORT_MAX = 500;
  * set:       roll param <- stat (the stat replaces the entry's value)
  * add:       roll param <- entry's value + stat
  * pc:        roll param that carries the character's PC flag
+ *            (the d6 efforts stat is added from the engine's `sheet.efforts_per_day`)
  * extras:    per-entry fields of a table op stored in entry.sources (pool: for `sources`)
  * situation: fields a player may change just before a quick roll, and how:
  *            "replace" (blank keeps the entry's value), "set", "add", "or" (bool), "append" (text)
@@ -50,11 +55,9 @@ export const SHEETS = {
     stats: [
       ["flame", "system", "flame"],
       ["clarity", "system", "clarity"],
-      ["efforts_used", "effort", "used"],
     ],
     set: { flame: "flame", clarity: "clarity" },
     pc: "pc",
-    efforts: { flame: "flame", used: "efforts_used", param: "effort" },
     situation: [
       ["difficulty", "replace"],
       ["effort", "or"],
@@ -83,22 +86,36 @@ export const SHEETS = {
   },
 };
 
-const LOCAL_FIELDS = {
-  accessories: () => ({
-    name: "accessories",
-    type: "int",
-    min: -10,
-    max: 20,
-    default: 0,
-    optional: false,
-    group: "main",
-    label: both("sheet.accessories"),
-    help: both("sheet.accessoriesHelp"),
-  }),
+/** Numbers only the sheet has: their own label, the bounds of the roll param they add to. */
+const LOCAL_LABELS = {
+  accessories: { label: "sheet.accessories", help: "sheet.accessoriesHelp" },
 };
 
 export function sheetOf(systemId) {
   return SHEETS[systemId] || { stats: [], situation: [] };
+}
+
+/** The engine's description of a system's exceptional efforts, or null. */
+function effortsSpec(system) {
+  const spec = system?.sheet?.efforts_per_day;
+  return spec && typeof spec.field === "string" && typeof spec.used === "string" && typeof spec.param === "string" ? spec : null;
+}
+
+/** The sheet's stats: the table's, then the efforts count when the engine describes one. */
+function statSpecs(system) {
+  const specs = [...sheetOf(system.id).stats];
+  const efforts = effortsSpec(system);
+  if (efforts) specs.push([efforts.used, "effort", "used"]);
+  return specs;
+}
+
+/** A local number: the descriptor of the param it is added to, under its own name and label. */
+function localField(system, name) {
+  const param = Object.entries(sheetOf(system.id).add || {}).find(([, stat]) => stat === name)?.[0];
+  const target = system.fields.find((f) => f.name === param);
+  const texts = LOCAL_LABELS[name];
+  if (!target || !texts) return null;
+  return { ...target, name, default: 0, optional: false, label: both(texts.label), help: both(texts.help) };
 }
 
 function fromTable(table, where, name) {
@@ -110,15 +127,15 @@ function fromTable(table, where, name) {
 function descriptor(system, table, [key, where, name]) {
   let field = null;
   if (where === "system") field = system.fields.find((f) => f.name === name);
-  else if (where === "local") field = LOCAL_FIELDS[name]?.();
+  else if (where === "local") field = localField(system, name);
   else field = fromTable(table, where, name);
   return field ? { ...field, name: key, group: "main" } : null;
 }
 
 /** Field descriptors of a system's sheet numbers. */
 export function statFields(system, table) {
-  return sheetOf(system.id)
-    .stats.map((spec) => descriptor(system, table, spec))
+  return statSpecs(system)
+    .map((spec) => descriptor(system, table, spec))
     .filter(Boolean);
 }
 
@@ -214,12 +231,23 @@ export function rollParams(system, character, entry, situation = null) {
   return params;
 }
 
-/** Efforts of a d6-like character: {per_day, used} or null when the system has none. */
-export function effortState(character) {
-  const spec = sheetOf(character.system).efforts;
+/**
+ * The efforts of a character whose system has them (the engine's `sheet.efforts_per_day`),
+ * or null: `request(action)` is the `effort` op's request with the sheet's numbers as
+ * stored (the engine judges and counts them), `param` the roll param that spends one,
+ * `perDayKey` / `usedKey` the stats giving them per day / counting the used ones.
+ */
+export function effortState(system, character) {
+  const spec = effortsSpec(system);
   if (!spec) return null;
   const stats = character.stats || {};
-  return { flame: stats[spec.flame] ?? 0, used: stats[spec.used] ?? 0, param: spec.param, usedKey: spec.used };
+  const number = (key, fallback) => (stats[key] === undefined || stats[key] === null ? fallback : stats[key]);
+  return {
+    param: spec.param,
+    perDayKey: spec.field,
+    usedKey: spec.used,
+    request: (action) => ({ op: "effort", params: { flame: number(spec.field, 0), used: number(spec.used, 0), action } }),
+  };
 }
 
 // ------------------------------------------------------------------------------ ids
@@ -235,25 +263,23 @@ function isPlainObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Problem with a list stat (its shape only: the engine judges the numbers), or null. */
-function listProblem(value) {
-  if (typeof value === "string") return value.length <= NOTE_MAX ? null : "range";
-  return Array.isArray(value) && value.length <= NOTE_MAX && value.every(Number.isInteger) ? null : "integer";
-}
-
-/** Problem with an int stat value, or null. */
-function intProblem(field, value) {
-  if (field.type === "list") return listProblem(value);
-  if (typeof value !== "number" || !Number.isInteger(value)) return "integer";
-  if (field.min !== undefined && field.min !== null && value < field.min) return "range";
-  if (field.max !== undefined && field.max !== null && value > field.max) return "range";
-  return null;
+/**
+ * Whether a stat value has a shape the page can hold: a number (an int field), or a list's
+ * text or numbers. Only the shape: whether it is a whole number within the bounds is the
+ * engine's to say (validation.js), as for every roll param.
+ */
+function statShapeFits(field, value) {
+  if (field.type === "list") {
+    if (typeof value === "string") return value.length <= NOTE_MAX;
+    return Array.isArray(value) && value.length <= NOTE_MAX && value.every(Number.isFinite);
+  }
+  return typeof value === "number" && Number.isFinite(value);
 }
 
 /**
  * Check the shape of one character (from a file, or from the editor) and return a clean
- * copy, or {error: {key, vars}} naming what is wrong. The params of its entries are not
- * judged here: the engine checks them (see characters.js).
+ * copy, or {error: {key, vars}} naming what is wrong. Its numbers and the params of its
+ * entries are not judged here: the engine checks them (validation.js).
  */
 export function cleanCharacter(raw, systems, table) {
   const fail = (key, vars = {}) => ({ error: { key, vars } });
@@ -274,7 +300,7 @@ export function cleanCharacter(raw, systems, table) {
   for (const [key, value] of Object.entries(raw.stats || {})) {
     const field = fields.find((f) => f.name === key);
     if (!field) return fail("import.statUnknown", { ...vars, stat: key.slice(0, 40) });
-    if (intProblem(field, value)) return fail("import.statValue", { ...vars, stat: key, min: field.min, max: field.max });
+    if (!statShapeFits(field, value)) return fail("import.statValue", { ...vars, stat: key });
     stats[key] = value;
   }
   for (const field of fields) if (!(field.name in stats)) stats[field.name] = emptyStat(field);

@@ -1,0 +1,233 @@
+// The character sheet of the characters screen: stats, efforts, the one-tap skills, the
+// situation of the next roll and the pool's "where augmentations come from" panel.
+// Methods of CharactersView (view.js mixes them in).
+
+import { h } from "../dom.js";
+import { SideForm, summarize } from "../forms.js";
+import { lang, pick, t } from "../i18n.js";
+import { appliedText, SourcesPanel } from "../sources.js";
+import { flash, switchControl } from "../ui.js";
+import { formSystem } from "./formdata.js";
+import { effortState, extraFields, rollParams, situationFields, statFields } from "./sheet.js";
+import "./strings.js";
+
+export class SheetPart {
+  renderSheet(character) {
+    const system = this.system(character.system);
+    if (!system) return [h("p", { text: t("import.system", { system: character.system }) })];
+    const table = this.ctx.table();
+    const edit = h("button", { type: "button", class: "button", id: "char-edit", text: t("chars.edit") });
+    edit.addEventListener("click", () => this.startEdit(character));
+    const duplicate = h("button", { type: "button", class: "button", id: "char-duplicate", text: t("chars.duplicate") });
+    duplicate.addEventListener("click", () => this.duplicate(character));
+    const remove = h("button", { type: "button", class: ["button", "button--danger"], id: "char-delete", text: t("chars.delete") });
+    remove.addEventListener("click", () => this.remove(character));
+    const head = h(
+      "header",
+      { class: "sheet-head" },
+      h(
+        "div",
+        { class: "sheet-title" },
+        h("h2", { class: "sheet-name", id: "char-detail-title", tabindex: "-1", text: character.name }),
+        h(
+          "p",
+          { class: "sheet-tags" },
+          h("span", { class: ["tag", character.pc ? "tag--pc" : "tag--npc"], text: t(character.pc ? "chars.pcLong" : "chars.npcLong") }),
+          h("span", { class: "tag", text: pick(system.name) }),
+        ),
+      ),
+      h("div", { class: "sheet-actions" }, edit, duplicate, remove),
+    );
+    const parts = [head];
+    if (character.note) parts.push(h("p", { class: "sheet-note", text: character.note }));
+    const fields = statFields(system, table);
+    if (fields.length) {
+      parts.push(
+        h(
+          "dl",
+          { class: "sheet-stats" },
+          fields.map((f) => h("div", { class: "sheet-stat", dataset: { stat: f.name } }, h("dt", { text: pick(f.label) }), h("dd", { text: String(character.stats[f.name] ?? f.default ?? 0) }))),
+        ),
+      );
+    }
+    const efforts = this.renderEfforts(character, system);
+    if (efforts) parts.push(efforts);
+    // The skills first (the frequent gesture), the situation and the sources below them.
+    parts.push(h("h3", { class: "sheet-subtitle", id: "entries-title", text: t("chars.entries") }));
+    parts.push(h("p", { class: "panel-hint", text: t("chars.tapToRoll") }));
+    // Physical dice: a tap on a skill asks for the faces of the dice it needs, then rolls them.
+    const physical = switchControl({
+      id: "quick-physical",
+      label: t("physical.label"),
+      checked: this.quickPhysical,
+      onChange: (on) => {
+        this.quickPhysical = on;
+        if (!on && document.getElementById("quick-faces")) this.quickResult.replaceChildren();
+      },
+    });
+    parts.push(physical.row);
+    const buttons = h("ul", { class: "entry-buttons", "aria-labelledby": "entries-title" });
+    for (const entry of character.entries) {
+      const params = rollParams(system, character, entry);
+      const button = h(
+        "button",
+        { type: "button", class: "entry-roll", dataset: { entry: entry.id } },
+        h("span", { class: "entry-roll-label", text: entry.label }),
+        h("span", { class: "entry-roll-summary", text: summarize(system, params) }),
+      );
+      button.addEventListener("click", () => this.quickRoll(character, entry));
+      buttons.append(h("li", {}, button));
+    }
+    if (!character.entries.length) buttons.append(h("li", { class: "char-empty", text: t("chars.noEntries") }));
+    parts.push(buttons);
+    this.quickError = h("p", { class: "form-error", id: "quick-error", role: "alert", hidden: true });
+    this.quickResult = h("div", { class: "quick-result", id: "quick-result" });
+    parts.push(this.quickError, this.quickResult);
+    parts.push(this.renderSituation(character, system));
+    const sources = this.renderSources(character, system);
+    if (sources) parts.push(sources);
+    const oppose = h("button", { type: "button", class: "button", id: "char-oppose", text: t("oppc.from") });
+    oppose.addEventListener("click", () => this.opposition?.startWith(character));
+    parts.push(h("div", { class: "sheet-foot" }, oppose));
+    return parts;
+  }
+
+  /**
+   * The efforts box, as the engine counts them (`effort` op, "check", with the sheet's
+   * numbers as stored): a slot until it answers. A stored number the engine refuses is
+   * said in the box; nothing here counts or bounds them.
+   */
+  renderEfforts(character, system) {
+    const state = effortState(system, character);
+    if (!state) return null;
+    const slot = h("div", { class: "efforts-slot" });
+    this.ctx.engine.call({ ...state.request("check"), lang: lang() }).then((answer) => {
+      if (slot.isConnected) slot.replaceWith(this.effortsBox(character, system, answer));
+    });
+    return slot;
+  }
+
+  /** The efforts box from an answer of the `effort` op ({per_day, used, available}). */
+  effortsBox(character, system, answer) {
+    const sheet = system.sheet.efforts_per_day;
+    const title = h("p", { class: "efforts-title", text: pick(sheet.label) });
+    if (!answer.ok) {
+      return h("div", { class: "efforts", id: "efforts" }, h("div", { class: "efforts-text" }, title, h("p", { class: "form-error", id: "efforts-error", text: answer.error.message })));
+    }
+    const { per_day: perDay, used, available } = answer.result;
+    const pips = h("span", { class: "effort-pips", "aria-hidden": "true" });
+    for (let i = 0; i < perDay; i += 1) pips.append(h("span", { class: ["effort-pip", i < available ? "is-left" : "is-used"] }));
+    const rest = h("button", { type: "button", class: "button", id: "efforts-rest", text: pick(sheet.restore) });
+    rest.disabled = used === 0;
+    rest.addEventListener("click", () => this.effortAction(character, "rest"));
+    return h(
+      "div",
+      { class: "efforts", id: "efforts", dataset: { available: String(available), perDay: String(perDay) } },
+      h("div", { class: "efforts-text" }, title, h("p", { class: "efforts-count", id: "efforts-count", text: t("efforts.count", { available, total: perDay }) }), pips),
+      rest,
+    );
+  }
+
+  renderSituation(character, system) {
+    const values = (this.situations[character.id] ??= {});
+    const fields = situationFields(system);
+    const active = h("span", { class: "situation-active", id: "situation-active" });
+    const showActive = () => {
+      const { params } = this.situationForm.collect({ withFaces: false });
+      const text = summarize(formSystem(system.id, fields), params);
+      active.textContent = text ? t("situation.active", { text }) : "";
+      details.classList.toggle("is-active", Boolean(text));
+    };
+    this.situationForm = new SideForm({
+      side: "sit",
+      system: formSystem(system.id, fields),
+      values,
+      ui: {},
+      onInput: () => {
+        this.quickError.hidden = true;
+        showActive();
+      },
+    });
+    const reset = h("button", { type: "button", class: ["button", "button--ghost"], id: "situation-reset", text: t("situation.reset") });
+    reset.addEventListener("click", () => {
+      for (const key of Object.keys(values)) delete values[key];
+      for (const field of fields) values[field.name] = field.type === "bool" ? Boolean(field.default) : field.default === null ? "" : String(field.default);
+      this.situationForm.render();
+      showActive();
+    });
+    const ui = (this.situationUI[character.id] ??= { open: false });
+    const details = h(
+      "details",
+      { class: "situation", id: "situation", open: ui.open },
+      h("summary", {}, h("span", { text: t("situation.title") }), active),
+      h("p", { class: "panel-hint", text: t("situation.hint") }),
+      this.situationForm.element,
+      h("div", { class: "situation-actions" }, reset),
+    );
+    details.addEventListener("toggle", () => (ui.open = details.open));
+    showActive();
+    return details;
+  }
+
+  // -------------------------------------------------------------------------- sources (pool)
+
+  renderSources(character, system) {
+    const table = this.ctx.table();
+    if (!table?.sources || table.sources.system !== system.id) return null;
+    const values = (this.sources[character.id] ??= {});
+    const entryId = this.sourcesEntry[character.id] ?? character.entries[0]?.id ?? "";
+    this.prefillSources(character, values, entryId);
+    const select = h("select", { id: "sources-entry" });
+    select.append(h("option", { value: "", text: `— ${t("form.none")} —` }));
+    for (const entry of character.entries) {
+      const option = h("option", { value: entry.id, text: entry.label });
+      option.selected = entry.id === entryId;
+      select.append(option);
+    }
+    const panel = new SourcesPanel({
+      ctx: this.ctx,
+      prefix: "sources",
+      side: "src",
+      values,
+      ui: (this.sourcesUI ??= {}),
+      before: [h("div", { class: "field" }, h("label", { for: "sources-entry", class: "field-label", text: t("sources.entry") }), select)],
+      onApply: (result) => this.applySources(result),
+      onError: (message) => flash(this.quickError, message, "error"),
+    });
+    select.addEventListener("change", () => {
+      this.sourcesEntry[character.id] = select.value;
+      this.prefillSources(character, values, select.value, true);
+      panel.reload();
+    });
+    return panel.element;
+  }
+
+  /**
+   * Sheet numbers (the sources op's fields the sheet holds) and the entry's own extras
+   * (linked, specialty) into the sources form values; what is missing takes the op's default.
+   */
+  prefillSources(character, values, entryId, force = false) {
+    const system = this.system(character.system);
+    const table = this.ctx.table();
+    const stats = character.stats || {};
+    const held = new Set(statFields(system, table).map((f) => f.name));
+    for (const field of table.sources.fields) {
+      if (held.has(field.name) && (force || !(field.name in values))) values[field.name] = String(stats[field.name] ?? field.default ?? 0);
+    }
+    const entry = character.entries.find((e) => e.id === entryId);
+    const extras = entry?.sources || {};
+    for (const field of extraFields(system, table)) {
+      if (force || !(field.name in values)) values[field.name] = extras[field.name] ?? field.default;
+    }
+  }
+
+  applySources(result) {
+    if (!this.situationForm) return;
+    this.situationForm.load({ augmentations: result.augmentations, diminutions: result.diminutions, modifiers: result.modifiers || "" });
+    this.situationForm.onInput("sit", "augmentations");
+    this.ctx.announce(appliedText(result));
+    const box = document.getElementById("situation");
+    if (box) box.open = true;
+  }
+
+}

@@ -1,0 +1,287 @@
+// The "Personnages" screen: saved characters (list, editor, duplicate, delete, export,
+// import), the character sheet with one-tap quick rolls, situation modifiers, the d6
+// exceptional efforts and the pool's "where augmentations come from" panel.
+//
+// Every form is built by SideForm from field descriptors (the engine's registry), so no
+// system has its own form code here; the per-system knowledge is the SHEETS table of
+// sheet.js, and every number is judged by the engine (validation.js). This module holds the state, the list and the storage actions; the sheet
+// (sheet-view.js), quick rolls (quick.js), editor (editor.js) and import/export (io.js)
+// are methods mixed into the same class.
+
+import { h } from "../dom.js";
+import { paramsFit } from "../checks.js";
+import { lang, pick, t } from "../i18n.js";
+import { confirmAction, flash } from "../ui.js";
+import { EditorPart } from "./editor.js";
+import { IoPart } from "./io.js";
+import { QuickPart } from "./quick.js";
+import { NAME_MAX, newId } from "./sheet.js";
+import { SheetPart } from "./sheet-view.js";
+import * as store from "./store.js";
+import "./strings.js";
+
+export class CharactersView {
+  /**
+   * @param {object} ctx  shared app context (engine, systems(), table(), history, announce,
+   *                      takeSeed, recordLuck, showView)
+   * @param {HTMLElement} root
+   */
+  constructor(ctx, root) {
+    this.ctx = ctx;
+    this.root = root;
+    this.characters = [];
+    this.loaded = false;
+    try {
+      this.selectedId = sessionStorage.getItem("pyrules:character") || null;
+    } catch {
+      this.selectedId = null; // storage switched off
+    }
+    this.editor = null;
+    this.situations = {}; // character id -> raw situation values
+    this.situationUI = {}; // character id -> {open}
+    this.quickPhysical = false; // quick rolls with the faces of the player's own dice
+    this.sources = {}; // character id -> raw sources values
+    this.sourcesEntry = {}; // character id -> entry id the sources panel is for
+    this.busy = false;
+    this.listeners = new Set();
+    this.opposition = null; // set by the opposition panel
+    // Another tab changed the characters: read them again (not under an open editor).
+    store.onOtherTabChange(() => {
+      if (this.loaded && !this.editor) this.load();
+    });
+  }
+
+  systems() {
+    return this.ctx.systems() || [];
+  }
+
+  system(id) {
+    return this.systems().find((s) => s.id === id) || null;
+  }
+
+  get selected() {
+    return this.characters.find((c) => c.id === this.selectedId) || null;
+  }
+
+  byId(id) {
+    return this.characters.find((c) => c.id === id) || null;
+  }
+
+  /** Called with the list after every change (the opposition and combat screens follow). */
+  onChange(listener) {
+    this.listeners.add(listener);
+  }
+
+  changed() {
+    for (const listener of this.listeners) listener(this.characters);
+  }
+
+  async load() {
+    try {
+      this.characters = await store.loadCharacters();
+    } catch (error) {
+      this.characters = [];
+      console.warn("characters could not be read", error);
+    }
+    this.loaded = true;
+    if (!this.selected) this.selectedId = this.characters[0]?.id ?? null;
+    this.render();
+    this.changed();
+  }
+
+  select(id) {
+    this.selectedId = id;
+    try {
+      sessionStorage.setItem("pyrules:character", id || "");
+    } catch {
+      /* private mode: not remembered */
+    }
+  }
+
+  // -------------------------------------------------------------------------- rendering
+
+  /**
+   * Set one stored character aside (moved to the quarantine store, with a notice): its
+   * entries do not fit the engine's description, or it threw while drawn.
+   */
+  setAside(character, error) {
+    console.warn("[pyrules] character set aside:", error);
+    this.characters = this.characters.filter((c) => c !== character);
+    if (this.selectedId === character.id) this.select(null);
+    store.setAsideCharacter(character).catch(() => {});
+    this.changed();
+  }
+
+  /** A character the page can draw: each entry's params fit its system's fields. */
+  fits(character) {
+    const system = this.system(character.system);
+    return !system || character.entries.every((e) => paramsFit(system, e.params));
+  }
+
+  render() {
+    this.renderedLang = this.loaded && this.systems().length ? lang() : null;
+    if (!this.loaded || !this.systems().length) {
+      this.root.replaceChildren(h("p", { class: "view-loading", text: t("form.loading") }));
+      return;
+    }
+    for (const character of [...this.characters]) if (!this.fits(character)) this.setAside(character, new Error("params do not fit"));
+    for (let attempt = 0; attempt <= this.characters.length; attempt += 1) {
+      try {
+        this.renderNow();
+        return;
+      } catch (error) {
+        // The selected character threw while drawn: set it aside, draw the rest.
+        const culprit = this.selected || this.characters[0];
+        if (!culprit) throw error;
+        this.setAside(culprit, error);
+      }
+    }
+  }
+
+  renderNow() {
+    if (this.selectedId && !this.selected) this.select(null);
+    this.listBox = this.renderList();
+    this.detailBox = h("section", { class: ["panel", "char-detail"], id: "char-detail", "aria-labelledby": "char-detail-title" });
+    this.renderDetail();
+    this.root.replaceChildren(h("div", { class: "chars-layout" }, this.listBox, this.detailBox), this.opposition?.element || "");
+    this.opposition?.render();
+  }
+
+  renderList() {
+    const add = h("button", { type: "button", class: ["button", "button--primary"], id: "char-new", text: t("chars.new") });
+    add.addEventListener("click", () => this.startEdit(null));
+    const list = h("ul", { class: "char-list", id: "char-list", "aria-labelledby": "chars-title" });
+    if (!this.characters.length) list.append(h("li", { class: "char-empty", text: t("chars.empty") }));
+    for (const character of this.characters) {
+      const system = this.system(character.system);
+      const card = h(
+        "button",
+        { type: "button", class: "char-card", "aria-current": character.id === this.selectedId ? "true" : null },
+        h("span", { class: "char-card-name", text: character.name }),
+        h(
+          "span",
+          { class: "char-card-meta" },
+          h("span", { class: ["tag", character.pc ? "tag--pc" : "tag--npc"], text: t(character.pc ? "chars.pc" : "chars.npc") }),
+          h("span", { text: system ? pick(system.name) : character.system }),
+          h("span", { text: t("chars.entryCount", { n: character.entries.length }) }),
+        ),
+      );
+      card.addEventListener("click", () => {
+        if (this.editor) return;
+        this.select(character.id);
+        this.render();
+        this.detailBox.scrollIntoView({ block: "start", behavior: "auto" });
+        document.getElementById("char-detail-title")?.focus({ preventScroll: true });
+      });
+      list.append(h("li", { class: "char-item", dataset: { id: character.id, system: character.system } }, card));
+    }
+    const exportButton = h("button", { type: "button", class: "button", id: "chars-export", text: t("chars.export") });
+    exportButton.disabled = !this.characters.length;
+    exportButton.addEventListener("click", () => this.exportAll());
+    const file = h("input", { type: "file", id: "chars-import-file", accept: ".json,application/json", class: "visually-hidden", tabindex: "-1", "aria-hidden": "true" });
+    file.addEventListener("change", () => {
+      const chosen = file.files && file.files[0];
+      file.value = "";
+      if (chosen) this.importFile(chosen);
+    });
+    const importButton = h("button", { type: "button", class: "button", id: "chars-import", text: t("chars.import") });
+    importButton.addEventListener("click", () => file.click());
+    this.message = h("p", { class: "chars-message", id: "chars-message", role: "status", hidden: true });
+    return h(
+      "section",
+      { class: ["panel", "chars-list-panel"], "aria-labelledby": "chars-title" },
+      h("div", { class: "panel-head" }, h("h2", { class: "panel-title", id: "chars-title", text: t("chars.title") }), add),
+      list,
+      h("div", { class: "chars-io" }, exportButton, importButton, file),
+      h("p", { class: "panel-hint", text: t("chars.storageHint") }),
+      this.message,
+    );
+  }
+
+  renderDetail() {
+    const box = this.detailBox;
+    if (this.editor) {
+      box.replaceChildren(this.renderEditor());
+      return;
+    }
+    const character = this.selected;
+    if (!character) {
+      box.replaceChildren(
+        h("h2", { class: "panel-title", id: "char-detail-title", tabindex: "-1", text: t("chars.sheet") }),
+        h("p", { class: "char-placeholder", text: t(this.characters.length ? "chars.pick" : "chars.first") }),
+      );
+      return;
+    }
+    box.replaceChildren(...this.renderSheet(character));
+  }
+
+
+  // -------------------------------------------------------------------------- storage helpers
+
+  /** Say next to the action that the device refused to store it (storage full, ...). */
+  storageFailed(node, error) {
+    if (node) {
+      flash(node, t("chars.storageError", { message: error.message }), "error");
+      node.setAttribute("role", "alert");
+    }
+    console.warn("[pyrules] characters not stored:", error);
+  }
+
+  async put(character) {
+    await store.saveCharacter(character);
+    const index = this.characters.findIndex((c) => c.id === character.id);
+    if (index >= 0) this.characters[index] = character;
+    else this.characters.push(character);
+    this.sort();
+    this.changed();
+  }
+
+  sort() {
+    this.characters.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  }
+
+  async duplicate(character) {
+    const copy = {
+      ...structuredClone(character),
+      id: newId(),
+      name: t("chars.copyName", { name: character.name }).slice(0, NAME_MAX),
+      entries: character.entries.map((e) => ({ ...structuredClone(e), id: newId("e") })),
+      created: new Date().toISOString(),
+      updated: new Date().toISOString(),
+    };
+    try {
+      await this.put(copy);
+    } catch (error) {
+      this.storageFailed(this.message, error);
+      return;
+    }
+    this.select(copy.id);
+    this.render();
+    flash(this.message, t("chars.duplicated", { name: copy.name }));
+  }
+
+  async remove(character) {
+    const ok = await confirmAction({ title: t("chars.deleteTitle", { name: character.name }), text: t("chars.deleteText"), confirm: t("chars.delete") });
+    if (!ok) return;
+    try {
+      await store.deleteCharacter(character.id);
+    } catch (error) {
+      this.storageFailed(this.message, error);
+      return;
+    }
+    this.characters = this.characters.filter((c) => c.id !== character.id);
+    this.select(this.characters[0]?.id ?? null);
+    this.changed();
+    this.render();
+    flash(this.message, t("chars.deleted", { name: character.name }));
+    document.getElementById("char-new")?.focus();
+  }
+
+}
+
+// The screen's other parts are methods of the same view (they share its state).
+for (const part of [SheetPart, QuickPart, EditorPart, IoPart]) {
+  for (const name of Object.getOwnPropertyNames(part.prototype)) {
+    if (name !== "constructor") Object.defineProperty(CharactersView.prototype, name, Object.getOwnPropertyDescriptor(part.prototype, name));
+  }
+}
