@@ -1,4 +1,4 @@
-// Flame dice placement: the same faces rolled again with another placement (null: the
+// Flame dice placement: the same dice (the seed, or the typed faces, replays them) with another placement (null: the
 // engine's optimal one), the history entry updated in place.
 
 import { lang, pick, t } from "../i18n.js";
