@@ -1,0 +1,55 @@
+// The engine's start as the page sees it: progress and failures on the boot panel, then,
+// on the first "ready", the engine's own description of the systems (kept for the next
+// visit); a later "ready" is a restarted worker.
+
+import { storageSet } from "../dom.js";
+import { lang } from "../i18n.js";
+import { SYSTEMS_KEY } from "./state.js";
+
+/**
+ * Listen to engine.js's events. panel: BootPanel; updateRollButton(); onRestart(detail):
+ * the worker was restarted; onSystems(changed): the description was stored in app (changed:
+ * it differs from the one the page was drawn from); onReady(detail, version): the first
+ * boot is over.
+ */
+export function watchEngine({ engine, app, panel, hooks, updateRollButton, onRestart, onSystems, onReady }) {
+  const failed = (step, message) => {
+    app.engineReady = false;
+    panel.error(step, message);
+    updateRollButton();
+  };
+  engine.addEventListener("progress", (event) => panel.progress(event.detail));
+  engine.addEventListener("error", (event) => failed(event.detail.step, event.detail.message));
+  engine.addEventListener("restart", (event) => onRestart(event.detail));
+  engine.addEventListener("ready", async (event) => {
+    if (app.booted) {
+      app.engineReady = true;
+      panel.progress({ step: "ready" });
+      updateRollButton();
+      return;
+    }
+    panel.progress({ step: "systems" });
+    let answer;
+    try {
+      answer = await engine.call({ op: "systems", lang: lang() });
+    } catch (error) {
+      failed("systems", error.message);
+      return;
+    }
+    if (!answer.ok) {
+      failed("systems", answer.error.message);
+      return;
+    }
+    hooks.version = event.detail.version;
+    const fresh = answer.result.systems;
+    const changed = JSON.stringify(fresh) !== JSON.stringify(app.systems) || JSON.stringify(answer.result.table) !== JSON.stringify(app.table);
+    app.systems = fresh;
+    app.table = answer.result.table ?? null;
+    storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh, table: app.table });
+    onSystems(changed);
+    app.engineReady = true;
+    app.booted = true;
+    panel.progress({ step: "ready" });
+    onReady(event.detail, answer.result.version);
+  });
+}

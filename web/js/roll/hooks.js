@@ -1,0 +1,44 @@
+// The page's test and scripting hooks, window.pyrules:
+//   call(request)  -> Promise of the parsed answer of pyrules.api.handle (object or JSON text)
+//   ready          -> Promise resolved once a roll is possible (also performance mark "pyrules:ready")
+//   nextSeed       -> set to an integer to make the next roll from the interface use that seed
+//                     (also settable with the URL parameter ?seed=N, for the first roll);
+//                     quick rolls, opposed rolls between characters and combat actions use it too
+//   views          -> the screen switcher (views.show("characters"), …)
+//   pendingWork()  -> how many debounced updates are scheduled or running (0: the page is settled)
+//   shownFaces()   -> the faces the roll stage's dice show, in the order of the result's dice
+//                     (3D: read back from each die's orientation; see stage.js)
+//   debug          -> engine test hooks (see engine.js and docs/reliability.md):
+//                     kill() crashes the worker, stall() makes it stop answering,
+//                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers
+//   version        -> the engine's version, once ready
+
+import { pendingWork } from "../dom.js";
+import { shownFaces } from "../stage.js";
+
+/** The seed a ?seed=N parameter asks for (digits only), or null. */
+export function urlSeed(search) {
+  const seed = new URLSearchParams(search).get("seed");
+  return seed !== null && /^\d+$/.test(seed) ? Number(seed) : null;
+}
+
+/**
+ * Set window.pyrules and return it with ready() to call once a roll is possible.
+ * views is added by main.js once the screens exist.
+ */
+export function installHooks(engine, search = location.search) {
+  let resolveReady;
+  const ready = new Promise((resolve) => {
+    resolveReady = resolve;
+  });
+  window.pyrules = {
+    call: (request) => engine.call(request),
+    ready,
+    nextSeed: urlSeed(search),
+    version: null,
+    debug: engine.debug,
+    pendingWork, // debounced work (odds, dice groups, sources, stats) not done yet: tests wait for 0
+    shownFaces,
+  };
+  return { hooks: window.pyrules, resolveReady };
+}

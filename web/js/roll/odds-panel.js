@@ -1,0 +1,185 @@
+// The odds panel: the engine's odds for what the form holds (and, in an opposition, who
+// wins), asked again 150 ms after the last change; "calcul…" and Cancel when an answer is
+// slow; the last charts kept, dimmed, while a side's fields are not valid.
+
+import { debounce, h } from "../dom.js";
+import { lang, t } from "../i18n.js";
+import { oddsChart, versusChart } from "../odds.js";
+import { updateRollBar } from "../rollbar.js";
+import { sidesOf } from "./state.js";
+import "./strings.js";
+
+// An odds answer slower than this shows "calcul…" and a Cancel button.
+export const ODDS_PENDING_MS = 300;
+
+/**
+ * What the panel shows after a refresh: the charts drawn (charts), the opposition's chart
+ * (versus: the new one, else the previous one unless a side is incomplete), stale (something
+ * is not up to date) and incomplete (a side's fields are not valid). answers: one per side,
+ * {side, odds, skipped}; versus: the oppose_odds answer or null; previous: the last state.
+ */
+export function nextOdds({ systemId, mode, charts, answers, versus, previous }) {
+  const previousVersus = previous && previous.system === systemId && previous.mode === "oppose" ? previous.versus : null;
+  return {
+    system: systemId,
+    mode,
+    charts,
+    versus: mode !== "oppose" ? null : versus && versus.ok ? versus.result : answers.some((a) => a.skipped) ? null : previousVersus,
+    stale: answers.some((a) => a.skipped || !a.odds?.ok) || (mode === "oppose" && !(versus && versus.ok)),
+    incomplete: answers.some((a) => a.skipped),
+  };
+}
+
+export class OddsPanel {
+  /** app: the roll screen's state; engine: engine.js's Engine; gmTools: told the actor's params. */
+  constructor({ app, engine, byId, gmTools }) {
+    this.app = app;
+    this.engine = engine;
+    this.$ = byId;
+    this.gmTools = gmTools;
+    this.last = null; // what is drawn: see nextOdds
+    this.seq = 0;
+    this.liveErrors = new Set(); // "side:field" shown from odds/dice answers
+    this.refresh = debounce(() => this.update(), 150);
+  }
+
+  /** New forms: no error of theirs comes from an odds answer. */
+  clearLive() {
+    this.liveErrors = new Set();
+  }
+
+  /** The user changed this field: an error an odds answer put there is theirs to fix. */
+  forget(side, field) {
+    this.liveErrors.delete(`${side}:${field}`);
+  }
+
+  async update() {
+    const { app, engine } = this;
+    const seq = ++this.seq;
+    const system = app.currentSystem();
+    if (!app.engineReady || !system) return;
+    const { state, forms } = app;
+    const sides = sidesOf(state.mode);
+    const collected = Object.fromEntries(sides.map((side) => [side, forms[side].collect({ withFaces: false })]));
+    this.gmTools.update(system, collected.actor);
+    const jobs = sides.map(async (side) => {
+      const { params, errors } = collected[side];
+      if (errors.length) return { side, skipped: true };
+      const [odds, dice] = await Promise.all([
+        engine.call({ op: "odds", system: system.id, params, lang: lang() }),
+        state.physical ? engine.call({ op: "dice", system: system.id, params, lang: lang() }) : null,
+      ]);
+      return { side, odds, dice };
+    });
+    // In an opposition, also who wins (only when both sides' fields are valid).
+    const valid = sides.length === 2 && sides.every((side) => !collected[side].errors.length);
+    const versusJob = valid
+      ? engine.call({ op: "oppose_odds", system: system.id, actor: collected.actor.params, opponent: collected.opponent.params, lang: lang() })
+      : Promise.resolve(null);
+    const slow = setTimeout(() => {
+      if (seq === this.seq) this.pending("busy");
+    }, ODDS_PENDING_MS);
+    const [answers, versus] = await Promise.all([Promise.all(jobs), versusJob]);
+    clearTimeout(slow);
+    if (seq !== this.seq || system !== app.currentSystem()) return; // a newer refresh (or Cancel) wins
+    this.pending("idle");
+    // A side whose params are not valid right now keeps its last chart, dimmed.
+    const previous = this.last && this.last.system === system.id ? this.last.charts : [];
+    const charts = [];
+    for (const { side, odds, dice, skipped } of answers) {
+      if (skipped) continue; // a field left empty or not a number: no figures rather than old ones
+      this.showErrors(side, [odds, dice]);
+      if (dice && dice.ok) {
+        // Redrawing the faces boxes must not wipe an error a roll has just put there (the
+        // answer to an earlier refresh can arrive after the roll's).
+        const form = forms[side];
+        const kept = [...form.controls].filter(([, c]) => c.field.type === "faces" && !c.error.hidden).map(([name, c]) => [name, c.error.textContent]);
+        form.setDiceGroups(dice.result.groups);
+        for (const [name, message] of kept) form.setError(name, message);
+      }
+      if (odds.ok) charts.push({ side, odds: odds.result });
+      else {
+        const old = previous.find((c) => c.side === side);
+        if (old) charts.push(old);
+      }
+    }
+    this.last = nextOdds({ systemId: system.id, mode: state.mode, charts, answers, versus, previous: this.last });
+    this.draw();
+  }
+
+  /** The errors the odds and dice answers name, next to their fields (the old ones cleared). */
+  showErrors(side, answers) {
+    const form = this.app.forms[side];
+    for (const key of [...this.liveErrors]) {
+      const [errSide, field] = key.split(":");
+      if (errSide === side) {
+        form.clearError(field);
+        this.liveErrors.delete(key);
+      }
+    }
+    for (const answer of answers) {
+      if (answer && !answer.ok && answer.error.field) {
+        if (form.setError(answer.error.field, answer.error.message)) this.liveErrors.add(`${side}:${answer.error.field}`);
+      }
+    }
+  }
+
+  /** The line under the title: "calcul…" + Cancel (busy), "Calcul annulé" (cancelled), or nothing. */
+  pending(stateName) {
+    const $ = this.$;
+    const box = $("odds-pending");
+    const cancel = $("odds-cancel");
+    const hadFocus = cancel === document.activeElement;
+    box.dataset.state = stateName;
+    $("odds-pending-text").textContent = stateName === "busy" ? t("odds.pending") : stateName === "cancelled" ? t("odds.cancelled") : "";
+    cancel.hidden = stateName !== "busy";
+    if (hadFocus && cancel.hidden) {
+      const title = $("odds-title");
+      title.tabIndex = -1;
+      title.focus();
+    }
+  }
+
+  /** Cancel: the pending odds answer is dropped when it comes (the engine cannot be interrupted). */
+  cancel() {
+    this.seq += 1;
+    this.pending("cancelled");
+    if (this.last) {
+      this.last.stale = true;
+      this.draw();
+    }
+  }
+
+  /** The language changed: the same panel, in the new words. */
+  redraw() {
+    this.draw();
+    const state = this.$("odds-pending").dataset.state;
+    if (state !== "idle") this.pending(state);
+  }
+
+  draw() {
+    const box = this.$("odds");
+    const system = this.app.currentSystem();
+    const last = this.last;
+    if (!last || !system || last.system !== system.id) {
+      box.replaceChildren(h("p", { class: "odds-empty", text: t("odds.unavailable") }));
+      return;
+    }
+    const titled = last.mode === "oppose";
+    if (last.incomplete && !last.charts.length) {
+      box.replaceChildren(h("p", { class: "odds-empty", id: "odds-incomplete", text: t("odds.incomplete") }));
+      return;
+    }
+    box.replaceChildren(
+      ...(titled && last.versus ? [versusChart(last.versus)] : []),
+      ...last.charts.map(({ side, odds }) => {
+        const chart = oddsChart(system, odds, titled ? t(side === "actor" ? "form.actor" : "form.opponent") : null);
+        chart.dataset.side = side;
+        return chart;
+      }),
+    );
+    box.classList.toggle("is-stale", last.stale);
+    updateRollBar(last);
+    this.$("odds-hint").textContent = t(titled ? "odds.opposeHint" : "odds.hint");
+  }
+}

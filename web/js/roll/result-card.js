@@ -1,0 +1,81 @@
+// The result card: the roll shown (app.current), drawn by result.js, animated by stage.js,
+// with the replay banner or the name of who rolled above it.
+
+import { h } from "../dom.js";
+import { whoText } from "../history.js";
+import { t } from "../i18n.js";
+import { renderOppose, renderRoll } from "../result.js";
+import { playRoll } from "../stage.js";
+
+/** Say `text` in the live region (emptied first, so that the same text is said again). */
+export function announceIn(live, text) {
+  live.textContent = "";
+  requestAnimationFrame(() => {
+    live.textContent = text;
+  });
+}
+
+/** The names of an opposition's sides, when the roll came from characters. */
+export function sideNames(current) {
+  const { entry } = current;
+  if (current.request.op !== "oppose" || (!entry.actorWho && !entry.opponentWho)) return undefined;
+  return { actor: entry.actorWho?.name, opponent: entry.opponentWho?.name };
+}
+
+/** The result shown on the card: a placement re-roll keeps the seed of the roll it came from. */
+export function shownResult(current) {
+  if (current.result === current.base) return current.result;
+  return { ...current.result, seed: current.base.seed, physical: current.base.physical };
+}
+
+export class ResultCard {
+  /**
+   * animation: RollAnimation; placement(system): the Flame dice controls of the roll shown
+   * (or null); banner(): the replay banner element; announce(text): the live region.
+   */
+  constructor({ app, byId, animation, placement, banner, announce }) {
+    Object.assign(this, { app, $: byId, animation, placement, banner, announce });
+  }
+
+  /** Draw app.current; animate: throw the dice first. onLanded: once they have landed. */
+  present({ animate, onLanded }) {
+    const { app, animation } = this;
+    const current = app.current;
+    const system = app.currentSystem();
+    const view =
+      current.request.op === "oppose"
+        ? renderOppose(system, current.result, { names: sideNames(current) })
+        : renderRoll(system, shownResult(current), { placement: this.placement(system) });
+    const area = this.$("result");
+    const above = current.replay ? [this.banner()] : current.entry.who ? [h("p", { class: "quick-title", text: whoText(current.entry.who) })] : [];
+    area.replaceChildren(...above, view.element);
+    area.dataset.shown = String(Number(area.dataset.shown || 0) + 1);
+    area.dataset.outcome = current.request.op === "oppose" ? current.result.winner : current.result.outcome;
+    if (!animate) {
+      onLanded?.();
+      return;
+    }
+    view.element.classList.add("is-rolling");
+    this.$("skip-hint").hidden = false;
+    const control = playRoll(view, () => {
+      animation.landed();
+      this.$("skip-hint").hidden = true;
+      view.element.classList.remove("is-rolling");
+      view.element.classList.add("is-landed");
+      this.announce(view.announce);
+      onLanded?.();
+    });
+    animation.started(control); // reduced motion: landed at once
+  }
+
+  redraw() {
+    if (this.app.current) this.present({ animate: false });
+  }
+
+  clear() {
+    this.animation.finish();
+    this.app.current = null;
+    this.$("result").replaceChildren(h("p", { class: "result-empty", text: t("result.empty") }));
+    delete this.$("result").dataset.outcome;
+  }
+}

@@ -1,0 +1,76 @@
+// The roll screen's state: what is kept between visits (system, mode, physical dice, the
+// values typed per system and side) and what the page knows while it runs (the engine's
+// description of the systems, whether the engine answers, the forms, the roll shown).
+// Pure: no page, no storage; main.js reads storage and hands the values in.
+
+export const STATE_KEY = "pyrules:state";
+export const SYSTEMS_KEY = "pyrules:systems";
+export const SIDES = ["actor", "opponent"];
+
+/** The stored state, checked field by field (anything else falls back to the default). */
+export function restoreState(saved) {
+  const stored = saved && typeof saved === "object" ? saved : {};
+  return {
+    system: typeof stored.system === "string" ? stored.system : null,
+    mode: stored.mode === "oppose" ? "oppose" : "single",
+    physical: Boolean(stored.physical),
+    values: stored.values && typeof stored.values === "object" ? stored.values : {},
+    ui: stored.ui && typeof stored.ui === "object" ? stored.ui : {},
+  };
+}
+
+/** A kept description of the systems ({systems, table}); {systems: null, table: null} if none. */
+export function restoreSystems(kept) {
+  return {
+    systems: kept && Array.isArray(kept.systems) ? kept.systems : null,
+    table: kept && kept.table && typeof kept.table === "object" ? kept.table : null,
+  };
+}
+
+/** The sides a mode rolls: the actor alone, or both in an opposition. */
+export function sidesOf(mode) {
+  return mode === "oppose" ? SIDES : ["actor"];
+}
+
+/** The seed asked for when it is a non-negative safe integer, else a fresh one. */
+export function seedOr(asked, fresh) {
+  return Number.isSafeInteger(asked) && asked >= 0 ? asked : fresh();
+}
+
+/**
+ * The roll screen's state object. `state` is what is stored; the rest lives while the page
+ * does: systems and table (the engine's description), engineReady, booted (the first boot
+ * is over), safeStarted, forms (one SideForm per side) and current (the roll on the result
+ * card: {request, result, entry, base, replay, recorded}).
+ */
+export function createRollApp(stored = {}) {
+  const app = {
+    state: restoreState(stored),
+    systems: null,
+    table: null,
+    engineReady: false,
+    booted: false,
+    safeStarted: false,
+    forms: { actor: null, opponent: null },
+    current: null,
+    /** The chosen system, or the first one when the stored id is unknown. */
+    currentSystem() {
+      return app.systems ? app.systems.find((s) => s.id === app.state.system) || app.systems[0] : null;
+    },
+    /** The values typed on one side for the current system (created on first use). */
+    sideValues(side) {
+      return slot(app.state.values, app.currentSystem().id, side);
+    },
+    /** The interface state (open panels…) of one side for the current system. */
+    sideUI(side) {
+      return slot(app.state.ui, app.currentSystem().id, side);
+    },
+  };
+  return app;
+}
+
+function slot(store, system, side) {
+  store[system] ??= {};
+  store[system][side] ??= {};
+  return store[system][side];
+}
