@@ -64,7 +64,7 @@ PYODIDE_FILES = (
 )
 
 #: Browser libraries vendored from npm (pinned in package-lock.json) into dist/vendor/: the 3D
-#: dice (three.js draws, cannon-es throws). Loaded by web/js/dice3d.js with a dynamic import
+#: dice (three.js draws, cannon-es throws). Loaded by web/js/stage/dice3d.js with a dynamic import
 #: once the engine is ready, precached like every other file. dist name -> node_modules path.
 VENDOR_FILES = {
     "vendor/three.module.js": "three/build/three.module.js",
@@ -87,7 +87,7 @@ class Wheel:
     The build downloads it once into .cache/wheels/ (its sha256 checked) and ships it in
     dist/wheels/; micropip installs it (deps=False: no index is ever asked), both at build
     time for the memory snapshot (tools/snapshot.mjs) and in the page when the snapshot
-    cannot be used (web/js/worker.js). `imports` are the modules imported right after the
+    cannot be used (web/js/engine/worker.js). `imports` are the modules imported right after the
     install, so that the snapshot holds them: a name ending with ".*" imports every module
     of that package (except __main__ and cli modules). A module imported later, lazily,
     would fail after a restore: installed files are not part of a memory snapshot.
@@ -122,7 +122,7 @@ PYRULES_IMPORTS = ("pyrules.*",)
 SNAPSHOT_FILE = "engine/snapshot.bin.gz"
 SNAPSHOT_TOOL = ROOT / "tools" / "snapshot.mjs"
 #: The install code shared by the snapshot tool and the worker's fallback.
-INSTALL_MODULE = WEB / "js" / "install.js"
+INSTALL_MODULE = WEB / "js" / "engine" / "install.js"
 #: How many snapshots .cache/snapshots/ keeps (each about 5 MB).
 SNAPSHOT_CACHE_KEEP = 4
 

@@ -24,7 +24,7 @@ const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.
 const wheelBytes = readFileSync(args.wheel);
 const wheelName = path.basename(args.wheel);
 
-// The same import of every pyrules module as web/js/worker.js, after either install.
+// The same import of every pyrules module as web/js/engine/worker.js, after either install.
 const IMPORT_ALL = `
 import importlib, importlib.metadata
 for _path in sorted(str(f) for f in importlib.metadata.files("pyrules")):

@@ -79,17 +79,17 @@ MUTANTS = (
            "        if len(items) > FACES_MAX:\n"
            "            raise ParamError(None, \"too_many_faces\"", (LIMITS,)),
     # -- what the page draws (web/js) --------------------------------------------------
-    Mutant("dice land on the rolled face, not the final one", "web/js/result.js",
+    Mutant("dice land on the rolled face, not the final one", "web/js/roll/result.js",
            "animated.push({ el, face: die.final,", "animated.push({ el, face: die.rolled,",
            (DRAW,)),
-    Mutant("odds rows' labels shifted by one", "web/js/odds.js",
+    Mutant("odds rows' labels shifted by one", "web/js/odds/odds.js",
            "const info = outcomeInfo(system, outcome.id);",
            "const info = outcomeInfo(system, system.outcomes[(system.outcomes.indexOf(outcome)"
            " + 1) % system.outcomes.length].id);", (DRAW,)),
-    Mutant("replay link cuts the seed to 32 bits", "web/js/replay.js",
+    Mutant("replay link cuts the seed to 32 bits", "web/js/roll/replay.js",
            "seed: entry.seed ?? null };",
            "seed: entry.seed == null ? null : entry.seed >>> 0 };", (DRAW,)),
-    Mutant("d100 of 100 drawn as 100 and 0", "web/js/dice.js",
+    Mutant("d100 of 100 drawn as 100 and 0", "web/js/stage/dice.js",
            "const tens = Math.floor((face % 100) / 10);\n  return",
            "const tens = Math.floor(face / 10);\n  return", (DRAW,)),
 )

@@ -1,6 +1,6 @@
 """QR codes of replay links, made on the device by segno (pure Python, no network).
 
-``qr(text)`` answers the module matrix; the page draws it (web/js/qr.js). Nothing here
+``qr(text)`` answers the module matrix; the page draws it (web/js/ui/qr.js). Nothing here
 reads the text: it is encoded as given, so a link stays a link.
 """
 

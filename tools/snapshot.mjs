@@ -4,7 +4,7 @@
 //
 // WHEELS.json: [{path, imports}] in install order. Boots the pinned Pyodide (DIR) under Node
 // with _makeSnapshot, loads micropip, installs and imports the wheels with the very code the
-// page's fallback uses (web/js/install.js), then makes the snapshot with no live JS proxy
+// page's fallback uses (web/js/engine/install.js), then makes the snapshot with no live JS proxy
 // (micropip dropped and the garbage collected there; pyodide.loadedPackages emptied while
 // the heap is copied). Writes the raw snapshot to FILE; prints one JSON line of figures.
 //
@@ -38,9 +38,9 @@ globalThis.fetch = async (url) => {
 };
 process.argv[1] = "./this.program";
 
-// web/js/install.js is an ES module in a folder Node reads as CommonJS: import its text.
+// web/js/engine/install.js is an ES module in a folder Node reads as CommonJS: import its text.
 const here = path.dirname(fileURLToPath(import.meta.url));
-const installSource = readFileSync(path.join(here, "..", "web", "js", "install.js"), "utf8");
+const installSource = readFileSync(path.join(here, "..", "web", "js", "engine", "install.js"), "utf8");
 const { installWheels, loadMicropip, withoutPackageTable } = await import(
   "data:text/javascript;base64," + Buffer.from(installSource).toString("base64")
 );

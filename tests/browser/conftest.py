@@ -84,7 +84,7 @@ def site_under_prefix(dist_dir: Path) -> Iterator[str]:
         yield url
 
 
-#: The page has nothing scheduled or in flight (window.pyrules.pendingWork: web/js/dom.js).
+#: The page has nothing scheduled or in flight (window.pyrules.pendingWork: web/js/lib/dom.js).
 SETTLED = "() => window.pyrules.pendingWork() === 0 && window.pyrules.debug.info().pending === 0"
 
 

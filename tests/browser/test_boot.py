@@ -163,7 +163,7 @@ def test_every_request_stays_on_the_origin(app: App) -> None:
         "pyodide/python_stdlib.zip",
         "wheels/micropip-",  # loaded by URL, then installs the engine's wheel
         "wheels/pyrules-",
-        "js/worker.js",
+        "js/engine/worker.js",
     ):
         assert any(needed in url for url in urls), f"no request for {needed}: {urls}"
     assert all(url.startswith(app.origin_prefix) for url in urls)
@@ -220,7 +220,7 @@ def test_a_first_visit_can_fill_the_forms_while_the_engine_starts(new_app: Any, 
     app = new_app(site)
     page = app.page
     held: list[Any] = []
-    page.route("**/js/worker.js", lambda route: held.append(route))
+    page.route("**/js/engine/worker.js", lambda route: held.append(route))
     app.open(wait=False)
     page.wait_for_selector(".side-form[data-system] input")
     assert page.evaluate("() => localStorage.getItem('pyrules:systems')") is None

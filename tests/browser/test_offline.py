@@ -84,8 +84,8 @@ def test_precache_manifest_lists_every_file_of_the_build(dist_dir: Path) -> None
         "icons/icon-192.png",
         "icons/maskable-512.png",
         "js/main.js",
-        "js/worker.js",
-        "js/pwa.js",
+        "js/engine/worker.js",
+        "js/pwa/pwa.js",
         "css/pwa.css",
         info["wheel"],
         info["micropip"],
@@ -155,7 +155,7 @@ def test_manifest_icons_and_head_tags(dist_dir: Path) -> None:
         '<meta name="apple-mobile-web-app-status-bar-style"',
         '<meta name="theme-color" content="#1d2440">',
         '<link rel="stylesheet" href="css/pwa.css">',
-        '<script type="module" src="js/pwa.js"></script>',
+        '<script type="module" src="js/pwa/pwa.js"></script>',
     ):
         assert tag in head, tag
 

@@ -209,7 +209,7 @@ def test_boot_failure_says_which_step_and_retry_recovers(
         route.fulfill(status=404, body="not found")
 
     app.expected_errors.append("status of 404")
-    page.route("**/js/worker.js", broken_worker)
+    page.route("**/js/engine/worker.js", broken_worker)
     page.route("**/" + build.SNAPSHOT_FILE, no_snapshot)
     app.open(wait=False)
     page.wait_for_selector("#boot[data-state=error]", timeout=90_000)
@@ -223,7 +223,7 @@ def test_boot_failure_says_which_step_and_retry_recovers(
     assert page.text_content("#boot-error-step") == f"Étape en échec : {step_name}."
     assert missing in (page.text_content("#boot-error-message") or "")
     assert page.evaluate("() => performance.getEntriesByName('pyrules:ready').length") == 0
-    page.unroute("**/js/worker.js", broken_worker)
+    page.unroute("**/js/engine/worker.js", broken_worker)
     page.unroute("**/" + build.SNAPSHOT_FILE, no_snapshot)
     page.click("#retry")
     app.wait_ready()

@@ -4,7 +4,7 @@ pending roll is retried once with the same seed (recorded once) or reported as f
 with fresh seeds, can be cancelled, and answers exactly what the engine answers.
 
 One page load (and one reload, to check the randomness after a snapshot restore). The
-engine's test hooks are window.pyrules.debug (see web/js/engine.js)."""
+engine's test hooks are window.pyrules.debug (see web/js/engine/engine.js)."""
 
 from __future__ import annotations
 

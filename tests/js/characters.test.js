@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CHECKS, isCharacter } from "../../web/js/checks.js";
+import { CHECKS, isCharacter } from "../../web/js/lib/checks.js";
 import { cleanCharacter, importList, rollParams } from "../../web/js/characters/sheet.js";
 import { system, systemsDescription } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CHECKS, isCharacter, isFight, isHistoryEntry, isParams, paramsFit, withoutFaces } from "../../web/js/checks.js";
+import { CHECKS, isCharacter, isFight, isHistoryEntry, isParams, paramsFit, withoutFaces } from "../../web/js/lib/checks.js";
 import { system, systemsDescription } from "./helpers.js";
 
 const TRAP = { toString: null };

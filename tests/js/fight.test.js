@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CHECKS, isFight } from "../../web/js/checks.js";
+import { CHECKS, isFight } from "../../web/js/lib/checks.js";
 import { systemsDescription } from "./helpers.js";
 
 // The kinds of combat action, as the engine describes them.

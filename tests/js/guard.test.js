@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { csvCell } from "../../web/js/csv.js";
-import { MAX_DEPTH, nesting, prepare } from "../../web/js/guard.js";
+import { csvCell } from "../../web/js/lib/csv.js";
+import { MAX_DEPTH, nesting, prepare } from "../../web/js/engine/guard.js";
 
 test("nesting counts brackets outside strings only", () => {
   assert.equal(nesting('{"a":[1,[2]]}'), 3);

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { fakeWindow } from "./helpers.js";
 
 const { storage } = fakeWindow();
-const { HistoryStore, HISTORY_KEY } = await import("../../web/js/history-store.js");
+const { HistoryStore, HISTORY_KEY } = await import("../../web/js/history/history-store.js");
 
 const roll = (id, second) => ({
   id,

@@ -4,7 +4,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { catalogues, LANGS } from "../../web/js/i18n.js";
+import { catalogues, LANGS } from "../../web/js/lib/i18n.js";
 
 // Every catalogue of the page: the screens' strings files (web/js/<screen>/strings.js and
 // the like) and any module that still calls addStrings itself. Found by reading the sources,
@@ -18,7 +18,7 @@ function walk(dir) {
 
 const SOURCES = new Map(walk(JS).map((file) => [path.relative(JS, file).split(path.sep).join("/"), fs.readFileSync(file, "utf-8")]));
 const HTML = fs.readFileSync(path.join(WEB, "index.html"), "utf-8");
-const CATALOGUE_FILES = [...SOURCES].filter(([name, text]) => name !== "i18n.js" && /\baddStrings\(/.test(text)).map(([name]) => name).sort();
+const CATALOGUE_FILES = [...SOURCES].filter(([name, text]) => name !== "lib/i18n.js" && /\baddStrings\(/.test(text)).map(([name]) => name).sort();
 for (const name of CATALOGUE_FILES) await import(pathToFileURL(path.join(JS, name)).href);
 const TABLES = catalogues();
 
@@ -29,8 +29,8 @@ const definedIn = (key) => CATALOGUE_FILES.filter((name) => SOURCES.get(name).in
 test("the strings live in the screens' files, i18n.js keeps the machinery only", () => {
   assert.ok(CATALOGUE_FILES.filter((name) => name.endsWith("/strings.js")).length >= 6, CATALOGUE_FILES.join(" "));
   assert.ok(ALL.fr.size > 400, `${ALL.fr.size} keys`);
-  assert.doesNotMatch(SOURCES.get("i18n.js"), /^\s+"[\w.]+": "/m);
-  assert.ok(SOURCES.get("i18n.js").split("\n").length < 200);
+  assert.doesNotMatch(SOURCES.get("lib/i18n.js"), /^\s+"[\w.]+": "/m);
+  assert.ok(SOURCES.get("lib/i18n.js").split("\n").length < 200);
 });
 
 test("French and English have the same keys, catalogue by catalogue", () => {
@@ -133,16 +133,13 @@ function closure(start) {
 }
 
 test("a module that translates a key imports the file that defines it (registered before use)", () => {
-  // ui/pending-strings.js holds the characters and combat keys until those screens have their
-  // own strings.js; main.js imports it. i18n.js's own keys (page title) are main.js's to load.
-  const late = new Set(["ui/pending-strings.js"]);
-  const translating = [...SOURCES].filter(([name, text]) => name !== "i18n.js" && /import\s*\{[^}]*\bt\b[^}]*\}\s*from\s*"[^"]*i18n\.js"/.test(text)).map(([name]) => name);
+  // i18n.js's own keys (page title) are main.js's to load.
+  const translating = [...SOURCES].filter(([name, text]) => name !== "lib/i18n.js" && /import\s*\{[^}]*\bt\b[^}]*\}\s*from\s*"[^"]*i18n\.js"/.test(text)).map(([name]) => name);
   assert.ok(translating.length >= 15);
   const problems = [];
   for (const [name, key] of literalKeys()) {
     if (!translating.includes(name)) continue;
     const files = definedIn(key);
-    if (files.some((file) => late.has(file))) continue;
     const reach = closure(name);
     if (!files.some((file) => reach.has(file))) problems.push(`${name} shows "${key}" but imports none of ${files.join(", ") || "(nowhere)"}`);
   }

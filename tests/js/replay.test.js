@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { decodeFragment, linkOf, payloadFits, payloadOf, PREFIX } from "../../web/js/replay.js";
+import { decodeFragment, linkOf, payloadFits, payloadOf, PREFIX } from "../../web/js/roll/replay.js";
 import { system } from "./helpers.js";
 
 const entry = {

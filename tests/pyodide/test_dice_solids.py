@@ -1,4 +1,4 @@
-"""The solids of the 3D dice (web/js/dice-solids.js, plain JavaScript run under Node): each die
+"""The solids of the 3D dice (web/js/stage/dice-solids.js, plain JavaScript run under Node): each die
 has as many reading directions as faces, and for every face the engine may choose and every
 face a throw may end on, a symmetry of the solid carries the one to the other. That is what
 lets the 3D dice land on the engine's faces whatever the simulated throw did."""
@@ -46,7 +46,7 @@ console.log(JSON.stringify(out));
 
 def test_every_face_can_be_brought_to_every_other_by_a_symmetry() -> None:
     assert NODE is not None
-    module = (ROOT / "web" / "js" / "dice-solids.js").as_uri()
+    module = (ROOT / "web" / "js" / "stage" / "dice-solids.js").as_uri()
     done = subprocess.run(
         [NODE, "--input-type=module", "-e", SCRIPT, module],
         capture_output=True,

@@ -3,21 +3,21 @@
 // The page's test hooks (window.pyrules) are described in roll/hooks.js.
 
 // engine.js first: its evaluation starts the worker before any other module reads storage.
-import { Engine } from "./engine.js";
+import { Engine } from "./engine/engine.js";
 import { CharactersView } from "./characters/view.js";
 import { CombatView } from "./combat/combat.js";
-import { diceSettings } from "./dice-settings.js";
-import { debounce, nextTask, storageGet, storageSet } from "./dom.js";
-import { GmTools } from "./gm.js";
-import { History } from "./history.js";
-import { applyStatic, lang, t } from "./i18n.js";
-import { Notices } from "./notices.js";
-import { OppositionPanel } from "./opposition.js";
-import { drawQR } from "./qr.js";
-import { PREFIX, shareEntry } from "./replay.js";
-import { preload3d } from "./stage.js";
-import { makeLuckRecorder, StatsView } from "./stats.js";
-import { Views } from "./views.js";
+import { diceSettings } from "./ui/dice-settings.js";
+import { debounce, nextTask, storageGet, storageSet } from "./lib/dom.js";
+import { GmTools } from "./gm/gm.js";
+import { History } from "./history/history.js";
+import { applyStatic, lang, t } from "./lib/i18n.js";
+import { Notices } from "./ui/notices.js";
+import { OppositionPanel } from "./roll/opposition.js";
+import { drawQR } from "./ui/qr.js";
+import { PREFIX, shareEntry } from "./roll/replay.js";
+import { preload3d } from "./stage/stage.js";
+import { makeLuckRecorder, StatsView } from "./gm/stats.js";
+import { Views } from "./lib/views.js";
 import { RollAnimation } from "./roll/animation.js";
 import { watchEngine } from "./roll/boot.js";
 import { BootPanel } from "./roll/boot-panel.js";
@@ -46,7 +46,7 @@ const $ = (id) => document.getElementById(id);
 const app = createRollApp(); // filled from storage once the engine has been started (below)
 const saveState = debounce(() => storageSet(STATE_KEY, app.state), 300);
 
-const engine = new Engine(new URL("./worker.js", import.meta.url), { unavailable: () => t("engine.unavailable"), text: (key, args) => t(key, args) });
+const engine = new Engine(new URL("./engine/worker.js", import.meta.url), { unavailable: () => t("engine.unavailable"), text: (key, args) => t(key, args) });
 const gmTools = new GmTools({ call: (request) => engine.call(request) });
 const { hooks, resolveReady } = installHooks(engine);
 const takeSeed = seedTaker(hooks);

@@ -67,7 +67,7 @@ SIGN: "+" | "-"
 # lark and icepool are imported at their first use, not with pyrules: the engine's memory
 # snapshot (build.py) must fit the heap Pyodide starts with, and with them imported it does
 # not (30 -> 36 MB; a restore cannot grow the heap). After a restore, the worker puts their
-# wheels back on sys.path (web/js/worker.js, putWheelsOnPath).
+# wheels back on sys.path (web/js/engine/worker.js, putWheelsOnPath).
 @functools.cache
 def _lark() -> Any:
     import lark

@@ -1,10 +1,10 @@
 // The character editor: name, system, PC flag, note, sheet numbers and skills, checked by
 // the engine before they are saved. Methods of CharactersView (view.js mixes them in).
 
-import { h } from "../dom.js";
-import { SideForm } from "../forms.js";
-import { lang, pick, t } from "../i18n.js";
-import { flash, switchControl } from "../ui.js";
+import { h } from "../lib/dom.js";
+import { SideForm } from "../roll/forms.js";
+import { lang, pick, t } from "../lib/i18n.js";
+import { flash, switchControl } from "../ui/ui.js";
 import { formSystem, rawFrom } from "./formdata.js";
 import { cleanCharacter, defaultStats, entryFields, extraFields, LABEL_MAX, NAME_MAX, newId, NOTE_MAX, statFields } from "./sheet.js";
 import { judgeEntries, judgeStats, statField } from "./validation.js";

@@ -2,8 +2,8 @@
 // here, every sheet number and skill by the engine (validation.js), then saved all or
 // nothing. Methods of CharactersView (view.js mixes them in).
 
-import { lang, pick, t } from "../i18n.js";
-import { download, flash, stamp } from "../ui.js";
+import { lang, pick, t } from "../lib/i18n.js";
+import { download, flash, stamp } from "../ui/ui.js";
 import { cleanCharacter, exportDocument, importList, newId } from "./sheet.js";
 import * as store from "./store.js";
 import { judgeCharacter, statField } from "./validation.js";

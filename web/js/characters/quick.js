@@ -1,12 +1,12 @@
 // Quick rolls from the sheet (the app's dice or the player's own), and the d6 efforts they
 // spend. Methods of CharactersView (view.js mixes them in).
 
-import { h } from "../dom.js";
-import { SideForm } from "../forms.js";
-import { entryFrom } from "../history.js";
-import { lang, t } from "../i18n.js";
-import { renderRoll } from "../result.js";
-import { flash, showRolled } from "../ui.js";
+import { h } from "../lib/dom.js";
+import { SideForm } from "../roll/forms.js";
+import { entryFrom } from "../history/history.js";
+import { lang, t } from "../lib/i18n.js";
+import { renderRoll } from "../roll/result.js";
+import { flash, showRolled } from "../ui/ui.js";
 import { formSystem } from "./formdata.js";
 import { effortState, rollParams } from "./sheet.js";
 import "./strings.js";

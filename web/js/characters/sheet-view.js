@@ -2,11 +2,11 @@
 // situation of the next roll and the pool's "where augmentations come from" panel.
 // Methods of CharactersView (view.js mixes them in).
 
-import { h } from "../dom.js";
-import { SideForm, summarize } from "../forms.js";
-import { lang, pick, t } from "../i18n.js";
-import { appliedText, SourcesPanel } from "../sources.js";
-import { flash, switchControl } from "../ui.js";
+import { h } from "../lib/dom.js";
+import { SideForm, summarize } from "../roll/forms.js";
+import { lang, pick, t } from "../lib/i18n.js";
+import { appliedText, SourcesPanel } from "../roll/sources.js";
+import { flash, switchControl } from "../ui/ui.js";
 import { formSystem } from "./formdata.js";
 import { effortState, extraFields, rollParams, situationFields, statFields } from "./sheet.js";
 import "./strings.js";

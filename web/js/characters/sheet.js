@@ -13,8 +13,8 @@
 // description, counted by the `effort` op). No bound is decided here: the engine judges
 // every number (validation.js builds the requests).
 
-import { paramsFit } from "../checks.js";
-import { both } from "../i18n.js";
+import { paramsFit } from "../lib/checks.js";
+import { both } from "../lib/i18n.js";
 import "./strings.js";
 
 export const NAME_MAX = 60;

@@ -13,9 +13,9 @@
 // - a write that fails (QuotaExceededError, ...) rejects, so the caller says so next to
 //   the form, and is reported once (storage.js); what was stored before is untouched.
 
-import { isCharacter } from "../checks.js";
-import { storageGet, storageSet } from "../dom.js";
-import { reportQuarantine, reportWriteFailure, reportWriteOK } from "../storage.js";
+import { isCharacter } from "../lib/checks.js";
+import { storageGet, storageSet } from "../lib/dom.js";
+import { reportQuarantine, reportWriteFailure, reportWriteOK } from "../lib/storage.js";
 
 const DB_NAME = "pyrules";
 const STORE = "characters";

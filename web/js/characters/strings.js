@@ -1,7 +1,7 @@
 // The strings of the characters screen (list, sheet, editor, import/export, quick rolls,
 // efforts, situation), French first. Modules of this screen import this file for its effect.
 
-import { addStrings } from "../i18n.js";
+import { addStrings } from "../lib/i18n.js";
 
 addStrings({
   fr: {

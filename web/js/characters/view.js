@@ -8,10 +8,10 @@
 // (sheet-view.js), quick rolls (quick.js), editor (editor.js) and import/export (io.js)
 // are methods mixed into the same class.
 
-import { h } from "../dom.js";
-import { paramsFit } from "../checks.js";
-import { lang, pick, t } from "../i18n.js";
-import { confirmAction, flash } from "../ui.js";
+import { h } from "../lib/dom.js";
+import { paramsFit } from "../lib/checks.js";
+import { lang, pick, t } from "../lib/i18n.js";
+import { confirmAction, flash } from "../ui/ui.js";
 import { EditorPart } from "./editor.js";
 import { IoPart } from "./io.js";
 import { QuickPart } from "./quick.js";

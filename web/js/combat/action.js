@@ -4,11 +4,11 @@
 // turn warnings come from the engine's `fight` answer kept in `cv.judged`.
 // `cv` is the CombatView.
 
-import { h } from "../dom.js";
-import { lang, pick, t } from "../i18n.js";
+import { h } from "../lib/dom.js";
+import { lang, pick, t } from "../lib/i18n.js";
 import { newId } from "../characters/sheet.js";
-import { playStage } from "../stage.js";
-import { flash, switchControl } from "../ui.js";
+import { playStage } from "../stage/stage.js";
+import { flash, switchControl } from "../ui/ui.js";
 import { combatEntry, partsOf, turnWarning } from "./combat-record.js";
 import { logText, renderLast } from "./log.js";
 import { AUTO, canAct, skillFor } from "./state.js";

@@ -8,9 +8,9 @@
 //     acted this round, as the engine's `fight` answer names it (a warning, never a refusal);
 //   - the Ardeur of both sides after the action, next to its outcome.
 
-import { h } from "../dom.js";
-import { entryFrom } from "../history.js";
-import { t } from "../i18n.js";
+import { h } from "../lib/dom.js";
+import { entryFrom } from "../history/history.js";
+import { t } from "../lib/i18n.js";
 import { canAct, judgedOf } from "./state.js";
 import "./strings.js";
 

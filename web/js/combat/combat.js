@@ -9,12 +9,12 @@
 // every change can be undone (a stack of previous states). The fight lives in localStorage,
 // so a reload does not lose it.
 
-import { isFight } from "../checks.js";
-import { h, storageGet, storageSet } from "../dom.js";
-import { lang, t } from "../i18n.js";
+import { isFight } from "../lib/checks.js";
+import { h, storageGet, storageSet } from "../lib/dom.js";
+import { lang, t } from "../lib/i18n.js";
 import { newId, rollParams } from "../characters/sheet.js";
-import { onOtherTab } from "../storage.js";
-import { confirmAction, flash } from "../ui.js";
+import { onOtherTab } from "../lib/storage.js";
+import { confirmAction, flash } from "../ui/ui.js";
 import { renderAction } from "./action.js";
 import { renderLog } from "./log.js";
 import { renderOrder } from "./order.js";

@@ -2,9 +2,9 @@
 // (from the engine's answer kept in the line), the last action's card (dice, totals,
 // both sides' Ardeur after it) and the fight log with each action's explanation.
 
-import { createDie, setFace } from "../dice.js";
-import { h } from "../dom.js";
-import { pick, t } from "../i18n.js";
+import { createDie, setFace } from "../stage/dice.js";
+import { h } from "../lib/dom.js";
+import { pick, t } from "../lib/i18n.js";
 import { ardeurAfter } from "./combat-record.js";
 import "./strings.js";
 

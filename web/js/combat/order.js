@@ -3,10 +3,10 @@
 // turn, undo, restart, clear) and the box adding participants from sheets or on the spot.
 // `cv` is the CombatView: these functions read its state and call its changes.
 
-import { h } from "../dom.js";
-import { SideForm } from "../forms.js";
-import { t } from "../i18n.js";
-import { switchControl } from "../ui.js";
+import { h } from "../lib/dom.js";
+import { SideForm } from "../roll/forms.js";
+import { t } from "../lib/i18n.js";
+import { switchControl } from "../ui/ui.js";
 import { canAct, judgedOf, SYSTEM } from "./state.js";
 import "./strings.js";
 

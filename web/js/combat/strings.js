@@ -1,6 +1,6 @@
 // The strings of the combat tracker (web/js/combat/), French and English.
 
-import { addStrings } from "../i18n.js";
+import { addStrings } from "../lib/i18n.js";
 
 addStrings({
   fr: {

@@ -1,7 +1,7 @@
 // Strings of the offline support (pwa.js): the offline badge and the update banner.
 // Imported for its side effect by pwa.js: see README, "One convention for adding strings".
 
-import { addStrings } from "../i18n.js";
+import { addStrings } from "../lib/i18n.js";
 
 addStrings({
   fr: {

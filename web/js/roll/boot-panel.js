@@ -1,7 +1,7 @@
 // The boot panel: the engine's start, step by step, with a progress bar, and what failed.
 // The engine's events are turned into calls by boot.js; this module only draws.
 
-import { t } from "../i18n.js";
+import { t } from "../lib/i18n.js";
 import "../ui/strings.js";
 
 export const BOOT_STEPS = ["runtime", "python", "micropip", "pyrules", "ready"];

@@ -2,8 +2,8 @@
 // on the first "ready", the engine's own description of the systems (kept for the next
 // visit); a later "ready" is a restarted worker.
 
-import { storageSet } from "../dom.js";
-import { lang } from "../i18n.js";
+import { storageSet } from "../lib/dom.js";
+import { lang } from "../lib/i18n.js";
 import { SYSTEMS_KEY } from "./state.js";
 
 /**

@@ -2,7 +2,7 @@
 // odds' Cancel, the boot panel's Retry, the language buttons, the history's buttons, and
 // saving when the page is left.
 
-import { lang, onLangChange, setLang } from "../i18n.js";
+import { lang, onLangChange, setLang } from "../lib/i18n.js";
 
 /** The language buttons show which language is on. */
 export function updateLangButtons() {

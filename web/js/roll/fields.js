@@ -2,8 +2,8 @@
 // descriptors: which fields a form draws, a field's first value, short label and choice
 // value, and the one-line summary of params (history, statistics).
 
-import { emptyChoice, replacedFields } from "../fieldlinks.js";
-import { lang, pick } from "../i18n.js";
+import { emptyChoice, replacedFields } from "./fieldlinks.js";
+import { lang, pick } from "../lib/i18n.js";
 
 /** Short form of a field label: "POT (caractéristique + compétence)" -> "POT". */
 export function shortLabel(field) {

@@ -1,6 +1,6 @@
 // The roll form's error line, and an engine error put next to its field when it names one.
 
-import { t } from "../i18n.js";
+import { t } from "../lib/i18n.js";
 import { SIDES } from "./state.js";
 import "./strings.js";
 

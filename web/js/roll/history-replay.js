@@ -1,8 +1,8 @@
 // A history entry's settings back in the roll form, then either a new roll with them
 // ("again") or the same roll shown again ("review"), marked and not recorded twice.
 
-import { prefersReducedMotion } from "../dom.js";
-import { lang } from "../i18n.js";
+import { prefersReducedMotion } from "../lib/dom.js";
+import { lang } from "../lib/i18n.js";
 
 /**
  * What an entry puts back: the params to load in each side's form and the request to send.

@@ -13,8 +13,8 @@
 //                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers
 //   version        -> the engine's version, once ready
 
-import { pendingWork } from "../dom.js";
-import { shownFaces } from "../stage.js";
+import { pendingWork } from "../lib/dom.js";
+import { shownFaces } from "../stage/stage.js";
 
 /** The seed a ?seed=N parameter asks for (digits only), or null. */
 export function urlSeed(search) {

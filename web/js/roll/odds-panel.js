@@ -2,10 +2,10 @@
 // wins), asked again 150 ms after the last change; "calcul…" and Cancel when an answer is
 // slow; the last charts kept, dimmed, while a side's fields are not valid.
 
-import { debounce, h } from "../dom.js";
-import { lang, t } from "../i18n.js";
-import { oddsChart, versusChart } from "../odds.js";
-import { updateRollBar } from "../rollbar.js";
+import { debounce, h } from "../lib/dom.js";
+import { lang, t } from "../lib/i18n.js";
+import { oddsChart, versusChart } from "../odds/odds.js";
+import { updateRollBar } from "./rollbar.js";
 import { sidesOf } from "./state.js";
 import "./strings.js";
 

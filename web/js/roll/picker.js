@@ -1,7 +1,7 @@
 // The system picker: one radio button per system of the engine's description.
 
-import { h } from "../dom.js";
-import { pick } from "../i18n.js";
+import { h } from "../lib/dom.js";
+import { pick } from "../lib/i18n.js";
 
 /** A system's name with its en dashes kept on one line with their neighbours. */
 export function pickerName(name) {

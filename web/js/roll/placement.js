@@ -1,8 +1,8 @@
 // Flame dice placement: the same dice (the seed, or the typed faces, replays them) with another placement (null: the
 // engine's optimal one), the history entry updated in place.
 
-import { lang, pick, t } from "../i18n.js";
-import { placementModel } from "../result.js";
+import { lang, pick, t } from "../lib/i18n.js";
+import { placementModel } from "./result.js";
 
 /**
  * The history entry of a placed roll: its replay params (the rolled faces of a physical

@@ -1,10 +1,10 @@
 // Replay links (#replay=…): the roll a link carries, shown marked "Rejeu" and not recorded
 // unless the user adds it; the banner above such a roll.
 
-import { h } from "../dom.js";
-import { whoText } from "../history.js";
-import { lang, t } from "../i18n.js";
-import { decodeFragment, payloadFits, PREFIX } from "../replay.js";
+import { h } from "../lib/dom.js";
+import { whoText } from "../history/history.js";
+import { lang, t } from "../lib/i18n.js";
+import { decodeFragment, payloadFits, PREFIX } from "./replay.js";
 
 /** A roll not from a link: the address loses its #replay= part. */
 export function dropReplayHash() {

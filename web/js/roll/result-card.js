@@ -1,11 +1,11 @@
 // The result card: the roll shown (app.current), drawn by result.js, animated by stage.js,
 // with the replay banner or the name of who rolled above it.
 
-import { h } from "../dom.js";
-import { whoText } from "../history.js";
-import { t } from "../i18n.js";
-import { renderOppose, renderRoll } from "../result.js";
-import { playRoll } from "../stage.js";
+import { h } from "../lib/dom.js";
+import { whoText } from "../history/history.js";
+import { t } from "../lib/i18n.js";
+import { renderOppose, renderRoll } from "./result.js";
+import { playRoll } from "../stage/stage.js";
 
 /** Say `text` in the live region (emptied first, so that the same text is said again). */
 export function announceIn(live, text) {

@@ -1,9 +1,9 @@
 // Rolling: the form's values checked, the request sent with the page's seed, the answer
 // put on the result card and, once the dice have landed, in the history.
 
-import { randomSeed } from "../fairness.js";
-import { entryFrom } from "../history.js";
-import { lang, t } from "../i18n.js";
+import { randomSeed } from "../gm/fairness.js";
+import { entryFrom } from "../history/history.js";
+import { lang, t } from "../lib/i18n.js";
 import { dropReplayHash } from "./replay-links.js";
 import { seedOr, sidesOf } from "./state.js";
 

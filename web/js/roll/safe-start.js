@@ -1,6 +1,6 @@
 // The last resort: something stored passed the checks but threw while drawn.
 
-import { safeStartNotice } from "../safety.js";
+import { safeStartNotice } from "../ui/safety.js";
 
 export class SafeStart {
   /** showView(name); card: ResultCard; picker: SystemPicker; forms: RollForms. */

@@ -2,10 +2,10 @@
 // "where augmentations come from" helper under the actor's, the mode and physical-dice
 // switches, and the roll button's state.
 
-import { h } from "../dom.js";
-import { SideForm } from "../forms.js";
-import { pick, t } from "../i18n.js";
-import { appliedText, SourcesPanel } from "../sources.js";
+import { h } from "../lib/dom.js";
+import { SideForm } from "./forms.js";
+import { pick, t } from "../lib/i18n.js";
+import { appliedText, SourcesPanel } from "./sources.js";
 import { SIDES } from "./state.js";
 import "../gm/strings.js";
 

@@ -3,7 +3,7 @@
 // Imported for its side effect by every module that shows one of them: see README,
 // "One convention for adding strings".
 
-import { addStrings } from "../i18n.js";
+import { addStrings } from "../lib/i18n.js";
 
 addStrings({
   fr: {

@@ -12,11 +12,11 @@
 
 import { SUPPORTED } from "./dice-solids.js";
 import { createDie, setFace, tumble } from "./dice.js";
-import { onPrefs, prefs, savePrefs } from "./dice-settings.js";
-import { h, prefersReducedMotion, s } from "./dom.js";
-import { t } from "./i18n.js";
+import { onPrefs, prefs, savePrefs } from "../ui/dice-settings.js";
+import { h, prefersReducedMotion, s } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { click, soundLog } from "./sound.js";
-import "./stage/strings.js";
+import "./strings.js";
 
 let webgl = null;
 function hasWebGL() {

@@ -2,15 +2,15 @@
 // Ties follow the engine's `oppose` rules: in d6 a PC beats an NPC on a tie (each side's
 // `pc` comes from the character), other ties are rerolled and each reroll is shown.
 
-import { h } from "./dom.js";
+import { h } from "../lib/dom.js";
 import { SideForm } from "./forms.js";
-import { entryFrom } from "./history.js";
-import { lang, pick, t } from "./i18n.js";
+import { entryFrom } from "../history/history.js";
+import { lang, pick, t } from "../lib/i18n.js";
 import { renderOppose } from "./result.js";
-import { rollParams } from "./characters/sheet.js";
-import { flash, showRolled, switchControl } from "./ui.js";
-import "./roll/strings.js";
-import "./ui/strings.js";
+import { rollParams } from "../characters/sheet.js";
+import { flash, showRolled, switchControl } from "../ui/ui.js";
+import "./strings.js";
+import "../ui/strings.js";
 
 const NPC = "npc";
 const SIDES = ["actor", "opponent"];

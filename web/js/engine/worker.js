@@ -36,7 +36,7 @@
 //   {id, answer}
 
 const STARTED = performance.now();
-const SITE = new URL("../", import.meta.url);
+const SITE = new URL("../../", import.meta.url);
 const PYODIDE_DIR = new URL("pyodide/", SITE);
 const VERSION_URL = new URL("version.json", SITE);
 

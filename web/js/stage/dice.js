@@ -5,7 +5,7 @@
 // d100 is drawn as two d10: tens ((face % 100) // 10 shown as "40") and units (face % 10),
 // so 100 shows as "00" + "0".
 
-import { prefersReducedMotion, randomInts, s } from "./dom.js";
+import { prefersReducedMotion, randomInts, s } from "../lib/dom.js";
 
 const SHAPES = {
   4: () => s("polygon", { class: "die-shape", points: "50,7 95,88 5,88" }),

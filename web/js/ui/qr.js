@@ -3,9 +3,9 @@
 // module only draws the modules it answers as one SVG path, dark on white with the 4-module
 // quiet zone the standard asks for, large enough to scan from arm's length.
 
-import { h, s } from "./dom.js";
-import { t } from "./i18n.js";
-import "./ui/strings.js";
+import { h, s } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import "./strings.js";
 
 const QUIET = 4; // modules of white around the code
 

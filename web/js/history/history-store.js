@@ -10,8 +10,8 @@
 // union. A write the device refuses (storage full) is reported by storage.js: the notice
 // offers the export, and the entries stay in memory for this visit.
 
-import { CHECKS } from "./checks.js";
-import { onOtherTab, readJSON, writeJSON } from "./storage.js";
+import { CHECKS } from "../lib/checks.js";
+import { onOtherTab, readJSON, writeJSON } from "../lib/storage.js";
 
 export const HISTORY_KEY = "pyrules:history";
 const CLEARED_KEY = "pyrules:history-cleared";

@@ -4,10 +4,10 @@
 // Opening such a link shows the same dice and verdict, marked "Rejeu", without adding a
 // history entry unless the user asks. The fragment never reaches a server.
 
-import { isParams, paramsFit } from "./checks.js";
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import "./roll/strings.js";
+import { isParams, paramsFit } from "../lib/checks.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import "./strings.js";
 
 export const PREFIX = "#replay=";
 const MAX_LENGTH = 20000;

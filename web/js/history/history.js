@@ -6,17 +6,17 @@
 // An entry whose params do not fit the engine's description of its system, or that throws
 // while drawn, is set aside with a notice (storage.js setAside) and never stops the page.
 
-import { paramsFit } from "./checks.js";
-import { csvCell } from "./csv.js";
-import { h } from "./dom.js";
-import { lang, pick, t } from "./i18n.js";
-import { summarize } from "./forms.js";
+import { paramsFit } from "../lib/checks.js";
+import { csvCell } from "../lib/csv.js";
+import { h } from "../lib/dom.js";
+import { lang, pick, t } from "../lib/i18n.js";
+import { summarize } from "../roll/forms.js";
 import { renderHistoryEntry } from "./history-entry.js";
 import { HISTORY_KEY, HistoryStore } from "./history-store.js";
-import { setAside } from "./storage.js";
-import { download, stamp } from "./ui.js";
-import "./history/strings.js";
-import "./ui/strings.js";
+import { setAside } from "../lib/storage.js";
+import { download, stamp } from "../ui/ui.js";
+import "./strings.js";
+import "../ui/strings.js";
 
 const PAGE = 200; // rolls drawn at a time (all are kept)
 

@@ -11,11 +11,11 @@
 // A notice never takes the focus when it appears; closing it moves the focus to the next
 // notice, or to the current screen's tab. Text goes in through textContent only.
 
-import { h } from "./dom.js";
-import { formatNumber, onLangChange, t } from "./i18n.js";
-import { onStorageReport, quarantinedItems, releaseHeld } from "./storage.js";
+import { h } from "../lib/dom.js";
+import { formatNumber, onLangChange, t } from "../lib/i18n.js";
+import { onStorageReport, quarantinedItems, releaseHeld } from "../lib/storage.js";
 import { download, stamp } from "./ui.js";
-import "./ui/strings.js";
+import "./strings.js";
 
 function what(key, reason) {
   if (reason === "missing-store") return t("what.missing-store");

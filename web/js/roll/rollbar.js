@@ -3,10 +3,10 @@
 // The figure is the engine's own odds answer (success_probability of `odds`, or the actor's
 // chance in `oppose_odds`), never computed here.
 
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import { formatPercent } from "./odds.js";
-import "./roll/strings.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { formatPercent } from "../odds/odds.js";
+import "./strings.js";
 
 function chanceNode() {
   let node = document.getElementById("roll-chance");

@@ -3,9 +3,9 @@
 // data-exact), its mean, and the same numbers in a table for keyboards and screen readers.
 // Also the words for the free dice' own die tags (rerolled, exploded…) and Fudge dice.
 
-import { h } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
-import "./odds/strings.js";
+import { h } from "../lib/dom.js";
+import { formatNumber, t } from "../lib/i18n.js";
+import "./strings.js";
 
 // Bars drawn one by one up to this many totals; beyond, the chart stays (thin bars) and the
 // table is the way to read single values.

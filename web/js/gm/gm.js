@@ -3,10 +3,10 @@
 // closed, the swept setting, the two choices) is kept under its own storage key and read
 // back as untrusted input.
 
-import { CurvePanel } from "./curve.js";
-import { ComparePanel } from "./compare.js";
-import { debounce, h, storageGet, storageSet } from "./dom.js";
-import "./gm/strings.js";
+import { CurvePanel } from "../odds/curve.js";
+import { ComparePanel } from "../odds/compare.js";
+import { debounce, h, storageGet, storageSet } from "../lib/dom.js";
+import "./strings.js";
 
 const KEY = "pyrules:gm";
 

@@ -2,10 +2,10 @@
 // a confirmation dialog, a switch, a dice-rolling result area, file download.
 // Text always goes in through textContent; no inline style attribute (CSP).
 
-import { playRoll } from "./stage.js";
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import "./ui/strings.js";
+import { playRoll } from "../stage/stage.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import "./strings.js";
 
 let confirmDialog = null;
 

@@ -2,11 +2,11 @@
 // The percentage is the visible text, the exact fraction is in the title (hover) and
 // in data-exact.
 
-import { h } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
-import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
+import { h } from "../lib/dom.js";
+import { formatNumber, t } from "../lib/i18n.js";
+import { outcomeIcon, outcomeInfo, paint } from "../roll/outcomes.js";
 import { totalsChart } from "./totals.js";
-import "./odds/strings.js";
+import "./strings.js";
 
 /** "16,7 %"; tiny non-zero chances read "< 0,1 %", near-certain ones "> 99,9 %". */
 export function formatPercent(p) {

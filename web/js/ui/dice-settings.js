@@ -1,9 +1,9 @@
 // The dice settings: 3D dice / 2D dice / no animation, and the dice sound (off by default).
 // Kept in localStorage ("pyrules:dice"); what is read back is untrusted and checked here.
 
-import { h, storageGet, storageSet } from "./dom.js";
-import { onLangChange, t } from "./i18n.js";
-import "./ui/strings.js";
+import { h, storageGet, storageSet } from "../lib/dom.js";
+import { onLangChange, t } from "../lib/i18n.js";
+import "./strings.js";
 
 const PREFS_KEY = "pyrules:dice";
 const MODES = ["3d", "2d", "none"];

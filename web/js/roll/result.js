@@ -2,12 +2,12 @@
 // margin and the system's key numbers, every die with what it counts for, the Flame
 // dice placement controls (when the system has a `placement` field) and the explanation.
 
-import { createDie, d100Parts, setFace } from "./dice.js";
-import { h } from "./dom.js";
-import { formatSigned, pick, t } from "./i18n.js";
+import { createDie, d100Parts, setFace } from "../stage/dice.js";
+import { h } from "../lib/dom.js";
+import { formatSigned, pick, t } from "../lib/i18n.js";
 import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
-import "./roll/strings.js";
-import "./ui/strings.js";
+import "./strings.js";
+import "../ui/strings.js";
 
 // Result fields worth showing next to the margin, when a system's result has them.
 const NUMBERS = ["successes", "effective_diff", "ones", "total", "threshold", "impact", "value", "target", "die_rolled", "extreme", "damage"];

@@ -3,8 +3,8 @@
 // which stays distinguishable with the common colour-vision deficiencies; every tier
 // also has a text label and an icon, so colour is never the only cue.
 
-import { s } from "./dom.js";
-import { pick } from "./i18n.js";
+import { s } from "../lib/dom.js";
+import { pick } from "../lib/i18n.js";
 
 // Successes, strongest first; failures, mildest first.
 const SUCCESS_COLOURS = ["#0072B2", "#009E73", "#56B4E9"];

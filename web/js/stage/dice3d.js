@@ -9,8 +9,8 @@
 // engine's face up. The face shown is then read back from the final orientation (which
 // reading direction points up), never copied from the engine's answer.
 
-import * as CANNON from "../vendor/cannon-es.js";
-import * as THREE from "../vendor/three.module.js";
+import * as CANNON from "../../vendor/cannon-es.js";
+import * as THREE from "../../vendor/three.module.js";
 import { readIndex, shape, symmetry } from "./dice-solids.js";
 
 const STEP = 1 / 60;

@@ -11,10 +11,10 @@
 // two-tier system, the extreme die instead), overall and per character, with a
 // histogram of the percentiles and a bar per character (plain HTML/CSS bars).
 
-import { debounce, h, storageGet, storageSet } from "./dom.js";
+import { debounce, h, storageGet, storageSet } from "../lib/dom.js";
 import { FairnessPanel } from "./fairness.js";
-import { formatNumber, formatTime, lang, t } from "./i18n.js";
-import "./gm/strings.js";
+import { formatNumber, formatTime, lang, t } from "../lib/i18n.js";
+import "./strings.js";
 
 const SESSION_KEY = "pyrules:session";
 const BINS = 10;

@@ -2,8 +2,8 @@
 // field, e.g. the pool's nine DIFF steps "Évident" ... "Chimérique"): shown next to the
 // number, in the current language. The engine owns the names; this only looks them up.
 
-import { h } from "./dom.js";
-import { pick } from "./i18n.js";
+import { h } from "../lib/dom.js";
+import { pick } from "../lib/i18n.js";
 
 /** {el, update} showing the name of `input`'s value, or null when the field names none. */
 export function stepName(field, input) {

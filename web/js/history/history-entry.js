@@ -6,12 +6,12 @@
 // before it was thrown; "rang de chance" (luck rank) is where its result falls among all
 // the results it could have had (stats.js), 50 % being an average roll.
 
-import { h } from "./dom.js";
-import { formatSigned, formatTime, pick, t } from "./i18n.js";
-import { formatPercent } from "./odds.js";
-import { tierBadge } from "./result.js"; // also adds "result.gap"
-import "./history/strings.js";
-import "./ui/strings.js";
+import { h } from "../lib/dom.js";
+import { formatSigned, formatTime, pick, t } from "../lib/i18n.js";
+import { formatPercent } from "../odds/odds.js";
+import { tierBadge } from "../roll/result.js"; // also adds "result.gap"
+import "./strings.js";
+import "../ui/strings.js";
 
 const isFaces = (list) => Array.isArray(list) && list.length > 0 && list.length <= 80 && list.every(Number.isInteger);
 

@@ -9,11 +9,11 @@
 // the answer of the chunk under way (the worker cannot be interrupted mid-chunk; see
 // docs/reliability.md). Every seed is also kept in data-seeds, for the tests.
 
-import { h } from "./dom.js";
-import { summarize } from "./forms.js";
-import { formatNumber, lang, onLangChange, pick, t } from "./i18n.js";
-import { outcomeInfo, paint } from "./outcomes.js";
-import "./gm/strings.js";
+import { h } from "../lib/dom.js";
+import { summarize } from "../roll/forms.js";
+import { formatNumber, lang, onLangChange, pick, t } from "../lib/i18n.js";
+import { outcomeInfo, paint } from "../roll/outcomes.js";
+import "./strings.js";
 
 export const SIZES = [1000, 10000, 50000];
 const CHUNK_MIN = 500;

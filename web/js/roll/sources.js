@@ -7,11 +7,11 @@
 // Used on a character's sheet (prefilled from the sheet and the chosen skill) and under
 // the main roller's pool form.
 
-import { debounce, h } from "./dom.js";
+import { debounce, h } from "../lib/dom.js";
 import { SideForm } from "./forms.js";
-import { lang, pick, t } from "./i18n.js";
-import "./roll/strings.js";
-import "./ui/strings.js";
+import { lang, pick, t } from "../lib/i18n.js";
+import "./strings.js";
+import "../ui/strings.js";
 
 export class SourcesPanel {
   /**

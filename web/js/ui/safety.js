@@ -2,8 +2,8 @@
 // checks but threw while the page was drawn, the roll screen starts with its defaults and
 // the notice of data set aside says so (with the download of what was stored).
 
-import { setAside } from "./storage.js";
-import "./ui/strings.js";
+import { setAside } from "../lib/storage.js";
+import "./strings.js";
 
 /** Report the safe start: the form state it replaces is copied aside, with the error. */
 export function safeStartNotice(state, error) {

@@ -4,15 +4,15 @@
 // (int, bool, choice, text, faces; placement is handled on the result card), its
 // labels, help, bounds and default. A new system in the engine needs no JavaScript.
 
-import { h } from "./dom.js";
+import { h } from "../lib/dom.js";
 import { facesText, replacedFields } from "./fieldlinks.js";
-import { pick, t } from "./i18n.js";
-import { choiceValue, initialValue, isFormField } from "./roll/fields.js";
+import { pick, t } from "../lib/i18n.js";
+import { choiceValue, initialValue, isFormField } from "./fields.js";
 import { stepName } from "./stepnames.js";
-import "./roll/strings.js";
-import "./ui/strings.js";
+import "./strings.js";
+import "../ui/strings.js";
 
-export { shortLabel, summarize } from "./roll/fields.js";
+export { shortLabel, summarize } from "./fields.js";
 
 const SEGMENTED_MAX_CHOICES = 3;
 const SEGMENTED_MAX_LABEL = 16;

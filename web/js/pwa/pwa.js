@@ -13,8 +13,8 @@
 //   check()    look for a new build now (also probes the network)
 //   update()   what the "Mettre à jour" button does
 
-import { t } from "./i18n.js";
-import "./pwa/strings.js";
+import { t } from "../lib/i18n.js";
+import "./strings.js";
 
 const FIRST_VISIT_WAIT_MS = 20000; // at most this long for the engine before caching it all
 const CHECK_EVERY_MS = 30 * 60 * 1000; // look for a new build this often while visible
