@@ -1,5 +1,5 @@
-"""The solids of the 3D dice (web/js/stage/dice-solids.js, plain JavaScript run under Node): each die
-has as many reading directions as faces, and for every face the engine may choose and every
+"""The solids of the 3D dice (web/js/stage/dice-solids.js, plain JavaScript run under Node):
+each die has as many reading directions as faces, and for every face the engine may choose and every
 face a throw may end on, a symmetry of the solid carries the one to the other. That is what
 lets the 3D dice land on the engine's faces whatever the simulated throw did."""
 
