@@ -124,6 +124,12 @@ export class CombatView {
 
   // -------------------------------------------------------------------------- changes
 
+  /** A character with no Ardeur of its own starts with the engine's default (the combat
+   *  participant's ardeur field), not a number of the page's. */
+  defaultArdeur() {
+    return this.ctx.table()?.combat?.participant?.find((f) => f.name === "ardeur")?.default ?? 0;
+  }
+
   addCharacter(character) {
     const system = this.system();
     const skills = character.entries.map((entry) => ({ label: entry.label, params: rollParams(system, character, entry) }));
@@ -136,8 +142,8 @@ export class CombatView {
       pc: Boolean(character.pc),
       extra: false,
       unarmed: false,
-      ardeur: character.stats?.ardeur ?? 10,
-      start: character.stats?.ardeur ?? 10,
+      ardeur: character.stats?.ardeur ?? this.defaultArdeur(),
+      start: character.stats?.ardeur ?? this.defaultArdeur(),
       skills,
     });
     return this.changed(t("combat.added", { name: character.name }));
