@@ -234,3 +234,33 @@ def test_layout_and_screenshots(app: App, name: str, width: int, height: int) ->
         app.set_mode("single")
         page.emulate_media(reduced_motion="no-preference")
         page.set_viewport_size({"width": 1024, "height": 768})
+
+
+@pytest.mark.parametrize(("width", "height", "columns"), [(1024, 768, 2), (768, 1024, 1), (360, 740, 1)])
+def test_characters_and_combat_screens_take_two_columns_on_a_landscape_tablet(
+    app: App, width: int, height: int, columns: int
+) -> None:
+    """The characters list beside its sheet, the fighters beside the action, from 960 px; one
+    column below. (A selector list ending in "@media" once made browsers drop the grid.)"""
+    page = app.page
+    page.set_viewport_size({"width": width, "height": height})
+    try:
+        for view, layout in (("characters", ".chars-layout"), ("combat", ".combat-layout")):
+            page.click(f"#tab-{view}")
+            page.wait_for_selector(f"{layout} > :nth-child(2)")
+            boxes = page.evaluate(
+                """(sel) => [...document.querySelector(sel).children]
+                    .map((el) => el.getBoundingClientRect()).map((r) => [r.x, r.y, r.width])""",
+                layout,
+            )
+            assert page.eval_on_selector(layout, "el => getComputedStyle(el).display") == "grid"
+            (x1, y1, w1), (x2, y2, _) = boxes[0], boxes[1]
+            if columns == 2:
+                assert x2 >= x1 + w1 and abs(y2 - y1) < 2, (view, boxes)
+            else:
+                assert x2 == x1 and y2 > y1, (view, boxes)
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+            assert overflow <= 0, (view, overflow)
+    finally:
+        page.click("#tab-roll")
+        page.set_viewport_size({"width": 1024, "height": 768})
