@@ -236,7 +236,9 @@ def test_layout_and_screenshots(app: App, name: str, width: int, height: int) ->
         page.set_viewport_size({"width": 1024, "height": 768})
 
 
-@pytest.mark.parametrize(("width", "height", "columns"), [(1024, 768, 2), (768, 1024, 1), (360, 740, 1)])
+@pytest.mark.parametrize(
+    ("width", "height", "columns"), [(1024, 768, 2), (768, 1024, 1), (360, 740, 1)]
+)
 def test_characters_and_combat_screens_take_two_columns_on_a_landscape_tablet(
     app: App, width: int, height: int, columns: int
 ) -> None:
