@@ -22,6 +22,9 @@ def open_app(new_app: Any, site: str, size: str, locale: str) -> App:
     if locale.startswith("en"):
         app.page.click("[data-lang=en]")
         app.page.wait_for_function("() => document.documentElement.lang === 'en'")
+        # The switch draws the forms again and asks the odds again: let that work finish
+        # before the test types, so its fields are the ones the curve then reads.
+        app.settle()
     return app
 
 
