@@ -272,6 +272,17 @@ def app(new_app: Any, site: str) -> Iterator[App]:
     app.context.close()
 
 
+@pytest.fixture
+def fresh_app(request: pytest.FixtureRequest) -> Iterator[None]:
+    """For modules whose tests share the module's page (`pytestmark =
+    pytest.mark.usefixtures("fresh_app")`): before each test, App.reset() (empty storage,
+    default forms, a fresh start), so no test depends on what an earlier one left. Tests that
+    open their own profile are left alone."""
+    if "app" in request.fixturenames:
+        request.getfixturevalue("app").reset()
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _page_guard() -> Iterator[None]:
     """After each test: no console/page error, no foreign request, no CSP violation."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,14 +17,9 @@ import build
 
 from .conftest import App, local_handle
 
-
-@pytest.fixture(autouse=True)
-def fresh(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Empty history, default forms, French: nothing left by another test (tests that open
-    their own profile are left alone)."""
-    if "app" in request.fixturenames:
-        request.getfixturevalue("app").reset()
-    yield
+# Each test starts from a reset page: empty history, default forms, French: nothing left by another
+# test.
+pytestmark = pytest.mark.usefixtures("fresh_app")
 
 
 def three_rolls(app: App) -> None:

@@ -34,14 +34,9 @@ def app(new_app: Any, site: str) -> Iterator[App]:
     app.context.close()
 
 
-@pytest.fixture(autouse=True)
-def fresh(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A first visit for each test on the module's page: a new worker with the default
-    watchdog, empty history, default forms, the roll screen (tests that open their own
-    profile are left alone)."""
-    if "app" in request.fixturenames:
-        request.getfixturevalue("app").reset()
-    yield
+# Each test starts from a reset page: a first visit for each test on the module's page: a new
+# worker with the default watchdog, empty history, default forms, the roll screen.
+pytestmark = pytest.mark.usefixtures("fresh_app")
 
 
 def debug(app: App, expression: str) -> Any:

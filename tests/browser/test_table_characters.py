@@ -9,7 +9,6 @@ and makes the characters and rolls it needs itself: any test runs alone, in any 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +24,9 @@ D6_DEFAULTS = {
 SIZES = [("tablet-landscape", 1024, 768), ("tablet-portrait", 768, 1024), ("phone", 360, 740)]
 
 
-@pytest.fixture(autouse=True)
-def fresh(request: pytest.FixtureRequest) -> Iterator[None]:
-    """No character, no roll, default forms: nothing left by another test (tests that open
-    their own profile are left alone)."""
-    if "app" in request.fixturenames:
-        request.getfixturevalue("app").reset()
-    yield
+# Each test starts from a reset page: no character, no roll, default forms: nothing left by another
+# test.
+pytestmark = pytest.mark.usefixtures("fresh_app")
 
 
 # ------------------------------------------------------------------------------ helpers
