@@ -207,8 +207,8 @@ def launch(playwright_instance: Any, chromium_path: str) -> Iterator[Any]:
 
 def wait_ready_offline(app: App) -> dict[str, Any]:
     """Wait for the service worker to be active and every file cached; returns the state."""
-    app.page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
     app.page.wait_for_selector(READY_OFFLINE, timeout=BOOT_TIMEOUT_MS)
+    app.page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
     state: dict[str, Any] = app.page.evaluate("() => window.pyrulesOffline.state")
     return state
 
@@ -486,4 +486,50 @@ def test_no_room_for_the_offline_copy_is_said_and_the_app_works_online(
         assert app.page.text_content("#pwa-status") == (
             f"Offline not possible: {needed} MB needed, {found.group(2)} MB allowed"
         )
+        app.check_clean()
+
+
+
+# The end of the first install worker seen by the page: "redundant" when its install failed.
+INSTALL_END = """
+async () => {
+  for (;;) {
+    const registration = await navigator.serviceWorker.getRegistration();
+    const worker = registration && registration.installing;
+    if (worker) {
+      return await new Promise((resolve) => {
+        const ended = () => ["redundant", "activated"].includes(worker.state);
+        if (ended()) resolve(worker.state);
+        worker.addEventListener("statechange", () => ended() && resolve(worker.state));
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+"""
+
+
+def test_a_failed_first_install_is_tried_again(
+    launch: Any, dist_dir: Path, tmp_path: Path
+) -> None:
+    """The first install fails (a file of the build cannot be fetched, as when the network
+    drops or a deploy is half published) and leaves no worker. Once the file is back, the
+    page registers again by itself, without a reload, and becomes ready offline."""
+    site = tmp_path / "site"
+    shutil.copytree(dist_dir, site)
+    gone = site / "icons" / "maskable-512.png"  # precached, never loaded by the page
+    kept = tmp_path / "kept.png"
+    shutil.move(gone, kept)
+    with build.serving(site, prefix=PREFIX) as url:
+        app = App(launch(tmp_path / "profile"), url)
+        warnings: list[str] = []
+        app.page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
+        app.open()
+        assert app.page.evaluate(INSTALL_END) == "redundant"
+        assert app.page.get_attribute("#pwa-status", "data-ready") == "false"
+        shutil.move(kept, gone)
+        state = wait_ready_offline(app)
+        assert state["build"] == precache(dist_dir)["build"]
+        app.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        assert any("could not be installed; trying again" in w for w in warnings), warnings
         app.check_clean()

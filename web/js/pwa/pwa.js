@@ -21,6 +21,7 @@ const CHECK_EVERY_MS = 30 * 60 * 1000; // look for a new build this often while 
 const STATUS_TIMEOUT_MS = 5000;
 const RELOAD_FALLBACK_MS = 10000;
 const PREPARING_RETRY_MS = 5000; // while the offline copy is still being made, ask again this often
+const REINSTALL_AFTER_MS = [5000, 30000, 120000]; // a failed first install is tried again after these
 
 const sw = "serviceWorker" in navigator && window.isSecureContext ? navigator.serviceWorker : null;
 
@@ -37,6 +38,8 @@ let hadController = Boolean(sw && sw.controller);
 let registration = null;
 let updating = false;
 let reloading = false;
+let reinstalls = 0;
+const followed = new WeakSet(); // the registrations (and workers) already listened to
 
 /** The badge's and the banner's words (web/js/pwa/strings.js), in the page's language. */
 function text(key, values = {}) {
@@ -146,6 +149,10 @@ function watchNetwork() {
 /** Look for a new build; a failed fetch of sw.js also means the network is gone. */
 async function check() {
   if (!registration) return;
+  if (!registration.installing && !registration.waiting && !registration.active) {
+    await register(); // a failed first install: try again (update() needs a worker)
+    return;
+  }
   try {
     await registration.update();
     state.reachable = true;
@@ -220,15 +227,34 @@ function keepStorage() {
 }
 
 function track(worker) {
-  if (!worker) return;
+  if (!worker || followed.has(worker)) return;
+  followed.add(worker);
   worker.addEventListener("statechange", () => {
     if (worker.state === "installed" && sw.controller) {
       state.update = "waiting"; // a new build, waiting for the player's go-ahead
       render();
     } else if (worker.state === "activated") {
       checkStatus();
+    } else if (worker.state === "redundant") {
+      reinstallIfNone();
     }
   });
+}
+
+/**
+ * A first install that failed (a file could not be fetched: the network dropped, a deploy
+ * was half published) leaves no worker at all, and nothing would try again before the next
+ * start: register again, a few times, further and further apart. The new install keeps the
+ * files already cached. A failed update is left alone: the installed build still works.
+ */
+function reinstallIfNone() {
+  const none = registration && !registration.installing && !registration.waiting && !registration.active;
+  if (!none || reinstalls >= REINSTALL_AFTER_MS.length) return;
+  setTimeout(async () => {
+    if (registration.installing || registration.waiting || registration.active) return;
+    console.warn("[pwa] the offline copy could not be installed; trying again");
+    await register();
+  }, REINSTALL_AFTER_MS[reinstalls++]);
 }
 
 function reload() {
@@ -267,6 +293,29 @@ function engineSettled() {
   return Promise.race([ready ? Promise.resolve(ready).catch(() => {}) : timeout, timeout]);
 }
 
+/** Register sw.js (again, after a failed install); false when the browser refuses. */
+async function register() {
+  try {
+    registration = await sw.register("sw.js", { scope: "./", updateViaCache: "none" });
+    // (Playwright's service_workers="block" resolves with nothing.)
+    if (!registration) throw new Error("no registration");
+  } catch (error) {
+    console.warn("[pwa] service worker registration failed:", error);
+    state.supported = false;
+    render();
+    return false;
+  }
+  const current = registration;
+  if (!followed.has(current)) {
+    followed.add(current);
+    current.addEventListener("updatefound", () => track(current.installing));
+  }
+  track(current.installing);
+  track(current.waiting);
+  reinstallIfNone();
+  return true;
+}
+
 async function start() {
   mount();
   new MutationObserver(render).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
@@ -279,19 +328,7 @@ async function start() {
   // First visit: let the page download the runtime first; the worker then revalidates the
   // files (304) instead of downloading the same 13 MB a second time in parallel.
   if (!hadController) await engineSettled();
-  try {
-    registration = await sw.register("sw.js", { scope: "./", updateViaCache: "none" });
-    // (Playwright's service_workers="block" resolves with nothing.)
-    if (!registration) throw new Error("no registration");
-  } catch (error) {
-    console.warn("[pwa] service worker registration failed:", error);
-    state.supported = false;
-    render();
-    return;
-  }
-  registration.addEventListener("updatefound", () => track(registration.installing));
-  track(registration.installing);
-  track(registration.waiting);
+  if (!(await register())) return;
   if (registration.waiting && sw.controller) state.update = "waiting";
   sw.ready.then(checkStatus);
   document.addEventListener("visibilitychange", () => {
