@@ -105,19 +105,32 @@ async function refused() {
 }
 
 let problem = null; // the last reason the offline copy could not be completed, or null
+// Where the install or refill is: {stage, done, total}; answered to {type: "progress"}
+// without touching storage, so a page can tell a copy that advances from one that is stuck.
+let progress = { stage: "idle", done: 0, total: FILES.length };
+
+function step(stage, done = 0, total = FILES.length) {
+  progress = { stage, done, total };
+}
 
 /** Fetch the files of the build missing from its cache and store them. */
 async function fill() {
+  step("open");
   const cache = await caches.open(CACHE);
   // Files already there come from an earlier, interrupted install of this same build.
+  step("list");
   const todo = await missingFiles(cache);
   if (!todo.length) {
+    step("done", FILES.length);
     return;
   }
+  step("room");
   const room = await lackOfRoom();
   if (room) {
     throw Object.assign(new Error("not enough room"), { name: "QuotaExceededError", room });
   }
+  let done = FILES.length - todo.length;
+  step("fetch", done);
   await Promise.all(
     todo.map(async (path) => {
       const url = fileURL(path);
@@ -134,13 +147,16 @@ async function fill() {
       }
       // The server's own response is stored, headers included (application/wasm stays).
       await cache.put(url, await unredirected(response));
+      step("fetch", ++done);
     }),
   );
   // Another build activating meanwhile may have deleted this cache: check it by name.
+  step("check", done);
   const missing = await missingFiles(await caches.open(CACHE));
   if (missing.length) {
     throw new Error(`precache: ${missing.length} file(s) missing after install`);
   }
+  step("done", FILES.length);
 }
 
 /** fill(), with a quota problem recorded rather than thrown. */
@@ -195,6 +211,7 @@ async function cleanup() {
 }
 
 self.addEventListener("install", (event) => {
+  step("install");
   event.waitUntil(precache());
 });
 
@@ -283,7 +300,12 @@ async function status() {
 
 self.addEventListener("message", (event) => {
   const data = event.data || {};
-  if (data.type === "skip-waiting") {
+  if (data.type === "progress") {
+    const port = event.ports && event.ports[0];
+    if (port) {
+      port.postMessage({ type: "progress", ...progress });
+    }
+  } else if (data.type === "skip-waiting") {
     self.skipWaiting();
   } else if (data.type === "status") {
     const port = event.ports && event.ports[0];

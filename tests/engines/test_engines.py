@@ -29,6 +29,27 @@ SNAPSHOT_SETTLED = (
     "performance.getEntriesByType('mark').some((m) => m.name.startsWith('pyrules:snapshot:')"
     " || m.name === 'pyrules:boot:snapshot')"
 )
+# The service worker's first install has begun (sw.js answers {type: "progress"} with the step
+# it is on; "idle" until its install event arrives), or is over. WebKitGTK 2.50 can lose that
+# event when the page reloads in the instant between the registration and the event: the
+# registration then stays "installing" and blocks every later registration job of the scope
+# (register, update, unregister) until the browser restarts, so no page code can recover it.
+# docs/reliability.md has the details. The reloads below are about the engine's snapshot, so
+# they wait for this first.
+INSTALL_STARTED = """(async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  if (!registration) return false;
+  if (registration.active || registration.waiting) return true;
+  const worker = registration.installing;
+  if (!worker) return false;
+  const step = await new Promise((resolve) => {
+    const channel = new MessageChannel();
+    setTimeout(() => resolve(null), 2000);
+    channel.port1.onmessage = (event) => resolve(event.data.stage);
+    worker.postMessage({ type: 'progress' }, [channel.port2]);
+  });
+  return step !== null && step !== 'idle';
+})()"""
 UNSEEDED = {"op": "roll", "system": "pool", "params": {"pot": 8, "flame": 2}}
 REQUESTS: list[Any] = [
     {"op": "version"},
@@ -68,6 +89,34 @@ def roll_from_the_button(engine: Engine, seed: int) -> None:
     }
     said = f"{outcome_label('pool', expected['outcome'])}, marge {signed(expected['margin'])}."
     assert engine.wait("document.getElementById('announcer').textContent === args[0]", said)
+
+
+def offline_state(engine: Engine) -> Any:
+    """What the page and its service worker registration say, for a failed offline wait."""
+    return engine.js(
+        """
+        const registration = await navigator.serviceWorker.getRegistration();
+        const worker = (w) => (w ? w.state : null);
+        const progress = (w) => w && new Promise((resolve) => {
+          const channel = new MessageChannel();
+          setTimeout(() => resolve('no answer'), 5000);
+          channel.port1.onmessage = (event) => resolve(event.data);
+          w.postMessage({ type: 'progress' }, [channel.port2]);
+        });
+        return {
+          page: window.pyrulesOffline && window.pyrulesOffline.state,
+          badge: (document.getElementById('pwa-status') || {}).textContent,
+          controlled: navigator.serviceWorker.controller !== null,
+          registration: registration ? {
+            installing: worker(registration.installing),
+            waiting: worker(registration.waiting),
+            active: worker(registration.active),
+            progress: await progress(registration.installing || registration.active),
+          } : null,
+          marks: performance.getEntriesByType('mark').map((m) => m.name),
+        };
+        """
+    )
 
 
 def unseeded_rolls(engine: Engine) -> list[tuple[int, list[int]]]:
@@ -115,6 +164,7 @@ def test_reload_restores_the_snapshot_then_boots_offline_after_a_relaunch(
         engine.wait(SNAPSHOT_SETTLED)
         marks = engine.marks()
         assert "pyrules:snapshot:stored" in marks or "pyrules:boot:snapshot" in marks, marks
+        engine.wait(INSTALL_STARTED)
         runs = []
         for _ in range(2):
             engine.reload()
@@ -127,7 +177,10 @@ def test_reload_restores_the_snapshot_then_boots_offline_after_a_relaunch(
             replay = local_handle({**UNSEEDED, "seed": seed})["result"]
             assert [d["final"] for d in replay["dice"]] == dice
         # Ready for offline use: the service worker controls the page, its precache is full.
-        engine.wait(READY_OFFLINE)
+        try:
+            engine.wait(READY_OFFLINE)
+        except AssertionError as error:
+            raise AssertionError(f"not ready offline: {offline_state(engine)}") from error
         engine.wait("navigator.serviceWorker.controller !== null")
     # The server is gone (its socket closed): the browser starts again on the same profile.
     engine.relaunch()
