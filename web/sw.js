@@ -19,7 +19,10 @@
 //             scripts, version.json and the wheels always come from one and the same build);
 //             a navigation to the app answers index.html; anything else goes to the network.
 //   message   {type: "status"} -> {type: "status", build, complete, missing, total, healing,
-//             problem} on the message's port; {type: "skip-waiting"} activates a waiting build.
+//             problem} on the message's port; {type: "progress"} -> {type: "progress", stage,
+//             done, total}, where the install or refill is, answered without touching storage
+//             ("idle" until an install event comes); {type: "skip-waiting"} activates a waiting
+//             build.
 //
 // Healing: the cache can lose files after install (the browser evicts it, a player clears
 // site data, an install was cut short). Whenever a status is asked (every page start, the
