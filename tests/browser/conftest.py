@@ -123,10 +123,31 @@ class App:
         return self
 
     def wait_ready(self) -> None:
-        self.page.wait_for_function(
-            "() => performance.getEntriesByName('pyrules:ready').length > 0",
-            timeout=BOOT_TIMEOUT_MS,
-        )
+        try:
+            self.page.wait_for_function(
+                "() => performance.getEntriesByName('pyrules:ready').length > 0",
+                timeout=BOOT_TIMEOUT_MS,
+            )
+        except Exception as error:
+            raise AssertionError(f"the engine never got ready: {self.boot_state()}") from error
+
+    def boot_state(self) -> Any:
+        """What the boot panel, the marks and the console say (for a failed wait)."""
+        try:
+            state = self.page.evaluate(
+                """() => {
+                  const boot = document.getElementById('boot');
+                  return {
+                    url: location.href,
+                    boot: boot && boot.dataset.state,
+                    text: boot && boot.innerText.slice(0, 300),
+                    marks: performance.getEntriesByType('mark').map((m) => m.name),
+                  };
+                }"""
+            )
+        except Exception as error:  # the page itself is gone or hung
+            state = {"page": repr(error)[:300]}
+        return {**state, "errors": self.errors[-5:]}
 
     def reload(self, wait: bool = True) -> None:
         self.page.reload()

@@ -489,7 +489,6 @@ def test_no_room_for_the_offline_copy_is_said_and_the_app_works_online(
         app.check_clean()
 
 
-
 # The end of the first install worker seen by the page: "redundant" when its install failed.
 INSTALL_END = """
 async () => {

@@ -65,6 +65,7 @@ def roll_works(app: App, seed: int = 11) -> None:
     app.page.wait_for_selector("#roll-button:not([disabled])")
     app.set_seed(seed)
     app.roll()
+    app.settle()  # the form's state is saved 300 ms after the roll (debounced)
 
 
 def history_ids(app: App) -> list[str]:
