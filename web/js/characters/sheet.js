@@ -118,7 +118,8 @@ function localField(system, name) {
   return { ...target, name, default: 0, optional: false, label: both(texts.label), help: both(texts.help) };
 }
 
-function fromTable(table, where, name) {
+/** A field of the engine's table description ("participant": a combat participant's). */
+export function fromTable(table, where, name) {
   if (!table) return null;
   const list = where === "participant" ? table.combat?.participant : table[where]?.fields;
   return (list || []).find((f) => f.name === name) || null;

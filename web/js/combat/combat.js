@@ -12,7 +12,7 @@
 import { isFight } from "../lib/checks.js";
 import { h, storageGet, storageSet } from "../lib/dom.js";
 import { lang, t } from "../lib/i18n.js";
-import { newId, rollParams } from "../characters/sheet.js";
+import { fromTable, newId, rollParams } from "../characters/sheet.js";
 import { onOtherTab } from "../lib/storage.js";
 import { confirmAction, flash } from "../ui/ui.js";
 import { renderAction } from "./action.js";
@@ -124,15 +124,11 @@ export class CombatView {
 
   // -------------------------------------------------------------------------- changes
 
-  /** A character with no Ardeur of its own starts with the engine's default (the combat
-   *  participant's ardeur field), not a number of the page's. */
-  defaultArdeur() {
-    return this.ctx.table()?.combat?.participant?.find((f) => f.name === "ardeur")?.default ?? 0;
-  }
-
   addCharacter(character) {
     const system = this.system();
     const skills = character.entries.map((entry) => ({ label: entry.label, params: rollParams(system, character, entry) }));
+    // No Ardeur of its own: the engine's default for a combat participant, not a page number.
+    const ardeur = character.stats?.ardeur ?? fromTable(this.ctx.table(), "participant", "ardeur")?.default ?? 0;
     if (!skills.length) skills.push({ label: "", params: {} });
     this.checkpoint();
     this.fight.participants.push({
@@ -142,8 +138,8 @@ export class CombatView {
       pc: Boolean(character.pc),
       extra: false,
       unarmed: false,
-      ardeur: character.stats?.ardeur ?? this.defaultArdeur(),
-      start: character.stats?.ardeur ?? this.defaultArdeur(),
+      ardeur,
+      start: ardeur,
       skills,
     });
     return this.changed(t("combat.added", { name: character.name }));
