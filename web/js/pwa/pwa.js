@@ -149,7 +149,7 @@ function watchNetwork() {
 /** Look for a new build; a failed fetch of sw.js also means the network is gone. */
 async function check() {
   if (!registration) return;
-  if (!registration.installing && !registration.waiting && !registration.active) {
+  if (workerless()) {
     await register(); // a failed first install: try again (update() needs a worker)
     return;
   }
@@ -241,6 +241,11 @@ function track(worker) {
   });
 }
 
+/** The registration holds no worker at all: its first install failed. */
+function workerless() {
+  return Boolean(registration) && !registration.installing && !registration.waiting && !registration.active;
+}
+
 /**
  * A first install that failed (a file could not be fetched: the network dropped, a deploy
  * was half published) leaves no worker at all, and nothing would try again before the next
@@ -248,10 +253,9 @@ function track(worker) {
  * files already cached. A failed update is left alone: the installed build still works.
  */
 function reinstallIfNone() {
-  const none = registration && !registration.installing && !registration.waiting && !registration.active;
-  if (!none || reinstalls >= REINSTALL_AFTER_MS.length) return;
+  if (!workerless() || reinstalls >= REINSTALL_AFTER_MS.length) return;
   setTimeout(async () => {
-    if (registration.installing || registration.waiting || registration.active) return;
+    if (!workerless()) return;
     console.warn("[pwa] the offline copy could not be installed; trying again");
     await register();
   }, REINSTALL_AFTER_MS[reinstalls++]);
