@@ -29,6 +29,14 @@ SNAPSHOT_SETTLED = (
     "performance.getEntriesByType('mark').some((m) => m.name.startsWith('pyrules:snapshot:')"
     " || m.name === 'pyrules:boot:snapshot')"
 )
+# Ask a service worker where its install or refill is: sw.js answers {type: "progress", stage,
+# done, total} without touching storage; `fallback` when it does not answer within `ms`.
+ASK_PROGRESS = """(worker, ms, fallback) => new Promise((resolve) => {
+  const channel = new MessageChannel();
+  setTimeout(() => resolve(fallback), ms);
+  channel.port1.onmessage = (event) => resolve(event.data);
+  worker.postMessage({ type: 'progress' }, [channel.port2]);
+})"""
 # The service worker's first install has begun (sw.js answers {type: "progress"} with the step
 # it is on; "idle" until its install event arrives), or is over. WebKitGTK 2.50 can lose that
 # event when the page reloads in the instant between the registration and the event: the
@@ -36,20 +44,15 @@ SNAPSHOT_SETTLED = (
 # (register, update, unregister) until the browser restarts, so no page code can recover it.
 # docs/reliability.md has the details. The reloads below are about the engine's snapshot, so
 # they wait for this first.
-INSTALL_STARTED = """(async () => {
+INSTALL_STARTED = f"""(async () => {{
   const registration = await navigator.serviceWorker.getRegistration();
   if (!registration) return false;
   if (registration.active || registration.waiting) return true;
   const worker = registration.installing;
   if (!worker) return false;
-  const step = await new Promise((resolve) => {
-    const channel = new MessageChannel();
-    setTimeout(() => resolve(null), 2000);
-    channel.port1.onmessage = (event) => resolve(event.data.stage);
-    worker.postMessage({ type: 'progress' }, [channel.port2]);
-  });
-  return step !== null && step !== 'idle';
-})()"""
+  const answer = await ({ASK_PROGRESS})(worker, 2000, null);
+  return answer !== null && answer.stage !== 'idle';
+}})()"""
 UNSEEDED = {"op": "roll", "system": "pool", "params": {"pot": 8, "flame": 2}}
 REQUESTS: list[Any] = [
     {"op": "version"},
@@ -97,12 +100,7 @@ def offline_state(engine: Engine) -> Any:
         """
         const registration = await navigator.serviceWorker.getRegistration();
         const worker = (w) => (w ? w.state : null);
-        const progress = (w) => w && new Promise((resolve) => {
-          const channel = new MessageChannel();
-          setTimeout(() => resolve('no answer'), 5000);
-          channel.port1.onmessage = (event) => resolve(event.data);
-          w.postMessage({ type: 'progress' }, [channel.port2]);
-        });
+        const progress = (w) => w && (__ASK__)(w, 5000, 'no answer');
         return {
           page: window.pyrulesOffline && window.pyrulesOffline.state,
           badge: (document.getElementById('pwa-status') || {}).textContent,
@@ -115,7 +113,7 @@ def offline_state(engine: Engine) -> Any:
           } : null,
           marks: performance.getEntriesByType('mark').map((m) => m.name),
         };
-        """
+        """.replace("__ASK__", ASK_PROGRESS)
     )
 
 
