@@ -282,9 +282,11 @@ def roll_json(result: RollResult, params: Any, lang: str) -> dict[str, Any]:
         "dice": [d.to_json() for d in result.dice],
     }
     out.update(result.extra)
+    system = SYSTEMS[result.system]
+    out["headline"] = system.headline(result)
     out["explanation"] = texts[lang]
     out["explanations"] = texts
-    return out
+    return system.roll_answer(result, out)
 
 
 def own_json(system: System[Any], params: Any, own: RollResult, seeded: bool) -> dict[str, Any]:
@@ -330,7 +332,7 @@ def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
         mean = sum((m * p for m, p in odds.margins), Fraction(0))
         extra = {"distribution": {str(m): str(p) for m, p in odds.margins},
                  "mean": str(mean), "mean_value": float(mean)}
-    return {
+    return system.odds_answer(odds, {
         "system": system.id,
         "exact": {o: str(p) for o, p in odds.outcomes},
         "probabilities": {o: float(p) for o, p in odds.outcomes},
@@ -338,7 +340,7 @@ def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
         "success": str(success),
         "success_probability": float(success),
         **extra,
-    }
+    })
 
 
 def oppose_odds_json(system: System[Any], odds: OpposeOdds) -> dict[str, Any]:

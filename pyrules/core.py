@@ -286,6 +286,20 @@ class System(Generic[P]):
     def is_success(self, outcome_id: str) -> bool:
         return next(o.success for o in self.outcomes if o.id == outcome_id)
 
+    # -- how an answer is shaped (api.py calls these; a system may override) -------------
+    def headline(self, result: RollResult) -> int | None:
+        """The number a player reads first on this roll (the stage's headline): a pool's
+        successes, a total, the d100's number. None: the system names none."""
+        return None
+
+    def roll_answer(self, result: RollResult, out: dict[str, Any]) -> dict[str, Any]:
+        """The ``roll`` answer of ``result`` as api.py built it; a system may reshape it."""
+        return out
+
+    def odds_answer(self, odds: Odds, out: dict[str, Any]) -> dict[str, Any]:
+        """The ``odds`` answer as api.py built it; a system may reshape it."""
+        return out
+
 
 def all_faces(groups: Sequence[DiceGroup]) -> Iterator[Faces]:
     """Every face combination of the given dice, in order (the brute-force oracle)."""

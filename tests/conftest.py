@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as _hypothesis_settings
 
-import build  # the repo's build.py: pytest puts the repo root first on sys.path
+# Property tests: random draws on a developer's machine (and in bench/), one fixed draw under
+# CI, so a landing never depends on the draw. Every falsifying example found is pinned with
+# @example next to its test. HYPOTHESIS_PROFILE=ci locally replays what CI runs.
+_hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+_hypothesis_settings.register_profile("dev")
+_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                                  or ("ci" if os.environ.get("CI") else "dev"))
+
+import build  # noqa: E402  # the repo's build.py: pytest puts the repo root first on sys.path
 
 ROOT = Path(__file__).resolve().parents[1]
 assert Path(build.__file__).resolve() == ROOT / "build.py", f"wrong build module: {build.__file__}"
