@@ -158,6 +158,7 @@ def dispatch(req: Mapping[str, Any], lang: str, dry: bool = False) -> dict[str, 
                                                                               system.odds(params))
     if faces is not None and req.get("seed") is not None:
         raise ApiError("faces_in_sheet", faces_field(system, req.get("params")), "faces_in_sheet")
+    system.check_known_dice(params, faces is not None or req.get("seed") is not None)
     seed = None if faces is not None else get_seed(req.get("seed"))
     if not (dry and faces is None and req.get("seed") is None):
         # Typed faces or a given seed: the dice are known, so what they allow (a placement on
@@ -241,6 +242,11 @@ def oppose(
             field = faces_field(system, req.get(side))
             raise ApiError("faces_in_sheet", f"{side}.{field}" if field else side, "faces_in_sheet")
     physical = fa is not None and fb is not None
+    for side, params in (("actor", pa), ("opponent", pb)):
+        try:
+            system.check_known_dice(params, physical or req.get("seed") is not None)
+        except ParamError as err:
+            raise err.prefixed(side) from None
     seed = None if physical else get_seed(req.get("seed"))
     rng = None if seed is None else make_rng(seed)
     faces: tuple[Faces, Faces] | None = None
@@ -453,6 +459,7 @@ def fairness_json(
         for k, v in previous.items()
     ):
         raise ApiError("invalid_param", "previous", "fairness_previous")
+    system.check_known_dice(params, False)  # n rolls of fresh dice: no placement fits them all
     seed = get_seed(req.get("seed"))
     if dry:
         return valid("fairness", params=params_json(params))
