@@ -256,6 +256,8 @@ ERRORS: dict[str, Text] = {
 
 # -- issue 21 (engine helper): known dice, characters and sheets -----------------------------
 ERRORS.update({
+    "cli_pair": Text("attendu key=value (clé=valeur), reçu {pair}",
+                     "expected key=value, got {pair}"),
     "placement_needs_dice": Text(
         "Un placement sur les dés de Flamme ne vaut que pour des dés connus : donner la graine"
         " du jet ou les faces lancées.",
