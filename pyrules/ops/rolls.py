@@ -12,9 +12,10 @@ from .. import sweep
 from ..core import Faces, System, make_rng
 from ..errors import ApiError
 from ..fields import ParamError
-from ..stats import FAIRNESS_MAX, chi_square, percentile
+from ..stats import FAIRNESS_MAX, chi_square
 from .answers import odds_json, oppose_json, oppose_odds_json, roll_json
 from .base import Checked, Op, faces_field, get_seed, get_system, params_json, roll_or_resolve
+from .cache import odds_of, oppose_odds_of, ranks_of
 
 
 def parse_params(
@@ -63,7 +64,7 @@ def run_dice(c: Checked) -> dict[str, Any]:
 
 
 def run_odds(c: Checked) -> dict[str, Any]:
-    return odds_json(c["system"], c["system"].odds(c["params"]))
+    return odds_json(c["system"], odds_of(c["system"], c["params"]))
 
 
 # -- luck and fairness -------------------------------------------------------------------
@@ -81,8 +82,8 @@ def parse_luck(req: Mapping[str, Any], lang: str) -> Checked:
 
 
 def run_luck(c: Checked) -> dict[str, Any]:
-    margins = dict(c["system"].odds(c["params"]).margins)
-    ranks = [percentile(margins, m) for m in c["margins"]]
+    table = ranks_of(c["system"], c["params"])
+    ranks = [table.percentile(m) for m in c["margins"]]
     return {"percentiles": [float(p) for p in ranks], "exact": [str(p) for p in ranks]}
 
 
@@ -112,7 +113,7 @@ def run_fairness(c: Checked) -> dict[str, Any]:
     counts = {o: int(previous.get(o, 0)) for o in ids}
     for _ in range(n):
         counts[system.roll(params, rng).outcome] += 1
-    odds = dict(system.odds(params).outcomes)
+    odds = dict(odds_of(system, params).outcomes)
     fit = chi_square(counts, odds)
     total = sum(counts.values())
     return {
@@ -172,7 +173,7 @@ def run_oppose(c: Checked) -> dict[str, Any]:
 
 def run_oppose_odds(c: Checked) -> dict[str, Any]:
     system = c["system"]
-    return oppose_odds_json(system, system.oppose_odds(c["actor"], c["opponent"]))
+    return oppose_odds_json(system, oppose_odds_of(system, c["actor"], c["opponent"]))
 
 
 # -- the GM's tools (pyrules/sweep.py) -----------------------------------------------------

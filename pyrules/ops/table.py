@@ -86,7 +86,7 @@ def run_combat(c: Checked) -> dict[str, Any]:
     rolls = []
     for r, own, (params, _) in zip(out.rolls, out.own, (setup.actor, setup.opponent),
                                    strict=False):
-        rolls.append({**roll_json(system, r.with_seed(shown_seed), params, lang),
+        rolls.append({**roll_json(system, r.with_seed(shown_seed), params, lang, own),
                       "own": own_json(system, params, own, not physical)})
     return {
         "kind": out.kind, "winner": out.winner, "margin": out.margin,

@@ -187,6 +187,9 @@ class D6System(System[D6Params]):
 
     tie_rerolls = MAX_REROLLS
 
+    def headline(self, result: RollResult) -> int | None:
+        return int(result.get("total"))
+
     def oppose_score(self, result: RollResult) -> int:
         return int(result.get("total"))
 

@@ -273,6 +273,9 @@ class PoolSystem(System[PoolParams]):
                                  ones=ones))
         return tuple(lines)
 
+    def headline(self, result: RollResult) -> int | None:
+        return int(result.get("successes"))
+
     def odds(self, params: PoolParams) -> Odds:
         return pool_odds(params)
 

@@ -157,6 +157,9 @@ class StepsSystem(System[StepsParams]):
                    ("damage", margin if success else 0)),
         )
 
+    def headline(self, result: RollResult) -> int | None:
+        return int(result.get("total"))
+
     def oppose_score(self, result: RollResult) -> int:
         return int(result.get("total"))
 
