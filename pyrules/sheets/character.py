@@ -82,6 +82,8 @@ def clean_stats(spec: SheetSpec, raw: Any) -> dict[str, Any]:
     out = {}
     for f in spec.stats:
         value = raw.get(f.name)
+        if value == "" and f.kind != "list":
+            value = None  # a number left blank: its default
         try:
             out[f.name] = _plain(f.default if value is None else f.clean(value))
         except ParamError as err:
@@ -133,8 +135,8 @@ def clean_params(system: System[Any], raw: Any, where: str) -> dict[str, Any]:
         if f is None:
             raise ParamError(f"{where}.params.{str(key)[:40]}", "unknown_field",
                              name=str(key)[:40])
-        if value is None:
-            continue
+        if value is None or (value == "" and f.kind not in ("text", "list")):
+            continue  # blank: the roll's default (as a form's blank field means)
         if f.kind in ("faces", "placement"):
             raise ApiError("faces_in_sheet", f"{where}.params.{key}", "faces_in_sheet")
         try:
