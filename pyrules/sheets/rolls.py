@@ -73,7 +73,7 @@ def sheet_roll(system: System[Any], raw: Mapping[str, Any], spend: bool) -> Shee
         if key not in SHEET_KEYS:
             raise ParamError(str(key)[:40], "unknown_field", name=str(key)[:40])
     try:
-        character = normalise(sheet.get("character"))
+        character = normalise(sheet.get("character"), rolls=False)  # this roll is checked
     except PyrulesError as err:
         raise err.prefixed("character") from None
     if character["system"] != system.id:
