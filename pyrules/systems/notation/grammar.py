@@ -187,8 +187,6 @@ class Group:
     def text(self) -> str:
         out = f"{self.count}d{'F' if self.fudge else self.sides}"
         out += "".join(f"{k}{n}" for k, n in self.keep)
-        if self.explode:
-            out += self.explode + (self.explode_on.text() if self.explode_on else "")
         if self.reroll:
             out += ("ro" if self.reroll_once else "r") + self.reroll.text()
         if self.low_clamp is not None:
@@ -199,6 +197,8 @@ class Group:
             out += self.success.text()
         if self.failure:
             out += "f" + self.failure.text()
+        if self.explode:  # last: a comparison right after ! is its target, not a count
+            out += self.explode + (self.explode_on.text() if self.explode_on else "")
         return out
 
 
