@@ -98,6 +98,7 @@ ORACLES: dict[str, Callable[[], dict[int, Fraction]]] = {
     "4d6mi2ma5": lambda: of(group(4, 6, low=2, high=5), total),
     "3d6mi3!": lambda: of(group(3, 6, low=3, explode="each"), total),
     "3d6ma4kh2": lambda: of(group(3, 6, high=4), lambda v: sum(high(v, 2))),
+    "3d6min2max5": lambda: of(group(3, 6, low=2, high=5), total),  # rpg-dice-roller's spelling
     # arithmetic: + - * / with the usual precedence, / rounds down, parentheses
     "2d6*2": lambda: of(group(2, 6), lambda v: sum(v) * 2),
     "(1d4+1)*2": lambda: of(group(1, 4), lambda v: (sum(v) + 1) * 2),
@@ -262,10 +263,12 @@ REFUSALS = [
     ("4d6kh2dl1", "pas les deux", "not both"), ("4d6kh2kl1", "pas les deux", "not both"),
     ("1d6+99999", "10000", "10000"), ("1d6" + "+1d6" * 8, "groupes", "groups"),
     ("x" * 61, "trop long", "too long"), ("1d6r<7", "jamais", "never stop"),
-    ("1d6mi5ma3", "minimum", "minimum"), ("4d6f1", "échecs", "failures"),
+    ("1d6mi5ma3", "minimum", "minimum"), ("1d6mi2min3", "qu'une fois", "only once"), ("4d6f1", "échecs", "failures"),
     ("1d6/(1d2-1)", "diviseur", "divisor"), ("1d6/0", "diviseur", "divisor"),
     ("100d10!", "trop de calcul", "too much work"), ("20d20!kh10", "trop de calcul",
                                                        "too much work"),
+    ("10d1000", "trop de calcul", "too much work"), ("50d100", "trop de calcul",
+                                                     "too much work"),
 ]
 
 
@@ -282,9 +285,9 @@ def test_refusals_name_the_expression_in_french_and_english(expression: str, fr:
             assert words in e["message"], (op, lang, e["message"])
 
 
-@pytest.mark.parametrize("expression", ["100d20", "10d1000", "50d100", "30d6!", "10d20kh5",
-                                        "100d100>=50", "100dF", "8d100!", "15d20!kh5",
-                                        "4d10!dh1dl1", "2d100*2d100"])
+@pytest.mark.parametrize("expression", ["100d20", "6d1000", "30d100", "30d6!", "10d20kh5",
+                                        "100d100>=50", "100dF", "8d100!", "12d20!kh5",
+                                        "20d20kh10", "4d10!dh1dl1", "2d100*2d100"])
 def test_large_accepted_expressions_get_exact_odds(expression: str) -> None:
     answer = odds(expression)
     assert sum(Fraction(p) for p in answer["distribution"].values()) == 1  # type: ignore[attr-defined]
@@ -319,3 +322,21 @@ def test_power_matches_repeated_convolution() -> None:
 def test_tally_helper_is_exact() -> None:  # the oracle's own arithmetic, on a known case
     assert tally([(1, Fraction(1, 2)), (1, Fraction(1, 4)), (2, Fraction(1, 4))]) == {
         1: Fraction(3, 4), 2: Fraction(1, 4)}
+
+
+def test_the_odds_written_in_docs_rules_are_the_engines() -> None:
+    """Every "`expr` : P(x) = a/b" (and "au moins une = a/b") of docs/rules.md §5."""
+    import re
+    from pathlib import Path
+
+    text = Path(__file__).resolve().parents[2].joinpath("docs", "rules.md").read_text("utf-8")
+    section = text[text.index("### Chaque symbole"):text.index("### Nos choix (grammaire 2)")]
+    seen = 0
+    for expression, value, num, den in re.findall(
+            r"`([^`]+)` : P\((-?\d+)\) = (\d+)/(\d+)", section):
+        assert dist(expression).get(int(value), 0) == Fraction(int(num), int(den)), expression
+        seen += 1
+    for expression, num, den in re.findall(r"`([^`]+)` : au moins une = (\d+)/(\d+)", section):
+        assert Fraction(odds(expression)["at_least_one"]) == Fraction(int(num), int(den))
+        seen += 1
+    assert seen >= 15

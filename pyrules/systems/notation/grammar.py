@@ -8,7 +8,7 @@ the usual precedence (``*`` and ``/`` before ``+`` and ``-``; ``/`` rounds down)
       khK | klK | dhK | dlK       keep / drop (dh and dl together: dh1dl1)
       ! | !! | !p | !!p [point]  explode: separate dice, compounding, penetrating
       r point | ro point         reroll until the face no longer matches / once
-      miV | maV                  clamp each die to at least / at most V
+      miV | maV                  clamp each die to at least / at most V (or minV, maxV)
       CMP T [f point]            count successes (each kept die meeting it), minus failures
 
 A ``point`` is a comparison and a number (``>=9``, ``<3``, ``=1``) or a bare number (``=``).
@@ -59,7 +59,7 @@ success: CMP INT
 failure: FAIL
 FAIL: /f(>=|<=|>|<|=)?\d+/
 clamp: CLAMP INT
-CLAMP: "mi" | "ma"
+CLAMP: "min" | "max" | "mi" | "ma"
 CMP: ">=" | "<=" | ">" | "<" | "="
 ADD: "+" | "-"
 MUL: "*" | "/"
@@ -336,7 +336,7 @@ def _group(node: Any) -> Group:
                     raise bad("notation_zero_sides")
             continue
         kind, parts = child.data, [str(c) for c in child.children]
-        seen.append(parts[0] if kind in ("keep", "clamp") else kind)
+        seen.append(parts[0][:2] if kind in ("keep", "clamp") else kind)
         if kind == "keep":
             keep[parts[0]] = _number(parts[1])
         elif kind == "explode":
@@ -349,7 +349,7 @@ def _group(node: Any) -> Group:
             once = parts[0].startswith("ro")
             fields["reroll_once"], fields["reroll"] = once, _point(parts[0][2 if once else 1:])
         elif kind == "clamp":
-            fields["low_clamp" if parts[0] == "mi" else "high_clamp"] = _number(parts[1])
+            fields["low_clamp" if parts[0][:2] == "mi" else "high_clamp"] = _number(parts[1])
         elif kind == "success":
             fields["success"] = Point(parts[0], _number(parts[1]))
         else:

@@ -21,9 +21,10 @@ from .grammar import EXPLODE_DEPTH, Dice, Group, Neg, Node, Num, Parsed, bad
 
 Dist = dict[int, int]
 
-#: The work allowed for one expression, in units of about a microsecond of CPython on the
-#: bench machine (bench/notation.py measures the largest accepted expressions).
-BUDGET = 250_000
+#: The work allowed for one expression, in units of about 4 microseconds of Pyodide on the
+#: bench machine: the largest accepted expressions take well under a second there
+#: (bench/notation.py measures them; README, "Free dice odds").
+BUDGET = 160_000
 
 
 class Budget:
@@ -64,8 +65,9 @@ def _unpack(packed: int, low: int, size: int, bits: int) -> Dist:
 
 def _cost(size: int, bits: int) -> int:
     """The work of a big-integer product of ``size`` outcomes of ``bits`` each (measured in
-    bench/notation.py: CPython's multiplication grows faster than the number's length)."""
-    return int((size * bits / 64) ** 1.3 / 5) + size
+    bench/notation.py: the multiplication grows faster than the number's length, and is
+    slower in Pyodide than CPython by about twice as much as the loops over outcomes)."""
+    return int((size * bits / 64) ** 1.3 / 2) + size
 
 
 def power(counts: Dist, n: int, budget: Budget | None = None) -> Dist:
@@ -296,7 +298,7 @@ def distribution(parsed: Parsed) -> dict[int, Fraction]:
             budget = Budget()
             weights = _node(parsed.tree, parsed.groups, budget)
             den = sum(weights.values())
-            budget.spend(len(weights) * (den.bit_length() // 64 + 2))
+            budget.spend(len(weights) * (den.bit_length() // 64 + 10))  # the fractions
             _CACHE[parsed] = {o: Fraction(q, den) for o, q in sorted(weights.items()) if q}
         except Exception as exc:  # the refusal is kept too: asking again refuses at once
             _CACHE[parsed] = exc
