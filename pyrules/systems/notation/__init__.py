@@ -3,9 +3,9 @@
 for replay links made before it, grammar 1 (the ``grammar`` param).
 
 Split like :mod:`pyrules.systems.pool`: :mod:`.grammar` (parsing and checks, grammar 2),
-:mod:`.throw` (rolling), :mod:`.odds` (exact odds within a work budget), this module (the
-system and its answer), :mod:`.legacy` (grammar 1, kept for old replay links) and
-:mod:`.explain` (the explanation templates).
+:mod:`.ranges` (the division check), :mod:`.throw` (rolling), :mod:`.odds` (exact odds
+within a work budget), this module (the system and its answer), :mod:`.legacy` (grammar 1,
+kept for old replay links) and :mod:`.explain` (the explanation templates).
 
 A roll's answer is a **total** (``kind: "sum"``: no success, margin or outcome), or a
 **count of successes** when every dice group of the expression counts them (``kind:
@@ -34,6 +34,7 @@ from .grammar import (
     parse,
 )
 from .odds import BUDGET, convolve, power
+from .ranges import check_division
 
 __all__ = [
     "BUDGET",
@@ -88,6 +89,7 @@ def read(expression: str, grammar: int) -> NotationParams:
     if grammar == 1:
         return NotationParams(expression, 1, legacy.parse_expression(expression))
     parsed = parse(expression)
+    check_division(parsed)
     odds.distribution(parsed)  # refuses an expression over the work budget
     return NotationParams(expression, grammar, parsed)
 
