@@ -2,11 +2,12 @@
 // spend. Methods of CharactersView (view.js mixes them in).
 
 import { h } from "../lib/dom.js";
-import { SideForm } from "../roll/forms.js";
-import { entryFrom } from "../history/history.js";
+import { SideForm } from "../widgets/forms.js";
+import { entryFrom } from "../widgets/entry.js";
 import { lang, t } from "../lib/i18n.js";
-import { renderRoll } from "../roll/result.js";
-import { flash, showRolled } from "../ui/ui.js";
+import { renderRoll } from "../widgets/result.js";
+import { flash } from "../ui/ui.js";
+import { showRolled } from "../widgets/result-card.js";
 import { formSystem } from "./formdata.js";
 import { effortState, rollParams } from "./sheet.js";
 import "./strings.js";

@@ -9,7 +9,7 @@
 //   - the Ardeur of both sides after the action, next to its outcome.
 
 import { h } from "../lib/dom.js";
-import { entryFrom } from "../history/history.js";
+import { entryFrom } from "../widgets/entry.js";
 import { t } from "../lib/i18n.js";
 import { canAct, judgedOf } from "./state.js";
 import "./strings.js";

@@ -3,13 +3,14 @@
 // `pc` comes from the character), other ties are rerolled and each reroll is shown.
 
 import { h } from "../lib/dom.js";
-import { SideForm } from "./forms.js";
-import { entryFrom } from "../history/history.js";
+import { SideForm } from "../widgets/forms.js";
+import { entryFrom } from "../widgets/entry.js";
 import { lang, pick, t } from "../lib/i18n.js";
-import { renderOppose } from "./result.js";
+import { renderOppose } from "../widgets/result.js";
 import { rollParams } from "../characters/sheet.js";
-import { flash, showRolled, switchControl } from "../ui/ui.js";
-import "./strings.js";
+import { flash, switchControl } from "../ui/ui.js";
+import { showRolled } from "../widgets/result-card.js";
+import "../widgets/strings.js";
 import "../ui/strings.js";
 
 const NPC = "npc";

@@ -3,11 +3,12 @@
 // switches, and the roll button's state.
 
 import { h } from "../lib/dom.js";
-import { SideForm } from "./forms.js";
+import { SideForm } from "../widgets/forms.js";
 import { pick, t } from "../lib/i18n.js";
-import { appliedText, SourcesPanel } from "./sources.js";
+import { appliedText, SourcesPanel } from "../widgets/sources.js";
 import { SIDES } from "./state.js";
 import "../gm/strings.js";
+import "../widgets/strings.js";
 
 export class RollForms {
   /**
@@ -120,4 +121,48 @@ export function drawRollButton(app, $) {
   button.disabled = !app.engineReady || !app.systems || busy;
   $("roll-hint").textContent = app.engineReady ? "" : t("boot.loadingHint");
   $("roll-hint").hidden = app.engineReady;
+}
+
+// The roll form's error line, and an engine error put next to its field when it names one.
+
+/**
+ * Where an API error's field goes: "pot" is the actor's; in an opposition "opponent.pot"
+ * is the opponent's pot. {side, field}; field is undefined when the error names none.
+ */
+export function errorTarget(field, mode) {
+  if (field && mode === "oppose") {
+    const [first, ...rest] = field.split(".");
+    if (SIDES.includes(first) && rest.length) return { side: first, field: rest.join(".") };
+  }
+  return { side: "actor", field };
+}
+
+export class FormErrors {
+  /** app: the roll screen's state (roll/state.js); byId: document.getElementById. */
+  constructor({ app, byId }) {
+    this.app = app;
+    this.$ = byId;
+  }
+
+  show(message) {
+    const box = this.$("form-error");
+    box.textContent = message;
+    box.hidden = false;
+  }
+
+  hide() {
+    this.$("form-error").hidden = true;
+    this.$("form-error").textContent = "";
+  }
+
+  /** Put an API error next to its field ("pot", "actor.pot"); on the error line when it has none. */
+  api(error) {
+    const { side, field } = errorTarget(error.field, this.app.state.mode);
+    const form = this.app.forms[side];
+    if (field && form && form.setError(field, error.message)) {
+      form.focusField(field);
+      return;
+    }
+    this.show(t("roll.error", { message: error.message }));
+  }
 }

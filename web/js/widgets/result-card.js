@@ -1,11 +1,80 @@
 // The result card: the roll shown (app.current), drawn by result.js, animated by stage.js,
-// with the replay banner or the name of who rolled above it.
+// with the replay banner or the name of who rolled above it; the dice animation and skipping
+// it; showRolled, the same for a result shown elsewhere (quick rolls, oppositions).
 
 import { h } from "../lib/dom.js";
-import { whoText } from "../history/history.js";
+import { whoText } from "./entry.js";
 import { t } from "../lib/i18n.js";
 import { renderOppose, renderRoll } from "./result.js";
 import { playRoll } from "../stage/stage.js";
+
+// The dice animation of the roll on the result card, and skipping it: any key or pointer
+// press lands the dice at once (Space and Enter then do nothing else).
+export class RollAnimation {
+  constructor(doc = document) {
+    this.doc = doc;
+    this.control = null; // stage.js's playRoll control while the dice move
+    this.keys = (event) => {
+      if (!this.control) return;
+      if (event.key === " " || event.key === "Enter") event.preventDefault();
+      this.finish();
+    };
+    this.pointer = () => this.finish();
+  }
+
+  get running() {
+    return this.control !== null;
+  }
+
+  /** playRoll's control: the dice move until landed() (a control already done: nothing to skip). */
+  started(control) {
+    this.control = control.done ? null : control;
+    if (this.control) {
+      this.doc.addEventListener("keydown", this.keys, true);
+      this.doc.addEventListener("pointerdown", this.pointer, true);
+    }
+  }
+
+  landed() {
+    this.control = null;
+    this.doc.removeEventListener("keydown", this.keys, true);
+    this.doc.removeEventListener("pointerdown", this.pointer, true);
+  }
+
+  /** Land the dice now, if they are moving. */
+  finish() {
+    if (this.control) this.control.skip();
+  }
+}
+
+/**
+ * Show a rendered result ({element, dice, announce}) in `area`, tumble its dice, then call
+ * onLanded. Returns the animation control (skip()).
+ */
+export function showRolled(area, view, { announce, onLanded, before = [] } = {}) {
+  area.replaceChildren(...before, view.element);
+  area.dataset.shown = String(Number(area.dataset.shown || 0) + 1);
+  view.element.classList.add("is-rolling");
+  let stop = () => {};
+  const control = playRoll(view, () => {
+    stop();
+    view.element.classList.remove("is-rolling");
+    view.element.classList.add("is-landed");
+    announce?.(view.announce);
+    onLanded?.();
+  });
+  if (!control.done) {
+    // A tap or a key lands the dice at once, as on the main roller.
+    const skip = () => control.skip();
+    document.addEventListener("keydown", skip, true);
+    document.addEventListener("pointerdown", skip, true);
+    stop = () => {
+      document.removeEventListener("keydown", skip, true);
+      document.removeEventListener("pointerdown", skip, true);
+    };
+  }
+  return control; // the roll stage shows it: the page does not scroll by itself
+}
 
 /** Say `text` in the live region (emptied first, so that the same text is said again). */
 export function announceIn(live, text) {

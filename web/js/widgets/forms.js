@@ -5,10 +5,8 @@
 // labels, help, bounds and default. A new system in the engine needs no JavaScript.
 
 import { h } from "../lib/dom.js";
-import { facesText, replacedFields } from "./fieldlinks.js";
+import { choiceValue, facesText, initialValue, isFormField, replacedFields, stepName } from "./fields.js";
 import { pick, t } from "../lib/i18n.js";
-import { choiceValue, initialValue, isFormField } from "./fields.js";
-import { stepName } from "./stepnames.js";
 import "./strings.js";
 import "../ui/strings.js";
 
