@@ -61,7 +61,8 @@ def import_edges(root: Path) -> list[tuple[str, str, str, str]]:
             to = folder_of(root, target)
             if to is None:
                 continue
-            edges.append((path.relative_to(root).as_posix(), spec, folder_of(root, path) or "?", to))
+            module = path.relative_to(root).as_posix()
+            edges.append((module, spec, folder_of(root, path) or "?", to))
     return edges
 
 
@@ -73,7 +74,8 @@ def upward_imports(root: Path, layers: dict[str, int] = LAYERS) -> list[str]:
             if folder not in layers:
                 problems.append(f"{module}: folder {folder!r} has no layer (test_js_layers.LAYERS)")
         if source in layers and target in layers and layers[target] > layers[source]:
-            problems.append(f"{module} ({LAYER_NAMES[layers[source]]}) imports {spec} ({LAYER_NAMES[layers[target]]})")
+            above, below = LAYER_NAMES[layers[source]], LAYER_NAMES[layers[target]]
+            problems.append(f"{module} ({above}) imports {spec} ({below})")
     return problems
 
 
@@ -91,7 +93,7 @@ def folder_cycle(root: Path) -> list[str] | None:
         path.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return path[path.index(nxt) :] + [nxt]
+                return [*path[path.index(nxt) :], nxt]
             if nxt not in state and (found := visit(nxt)):
                 return found
         path.pop()
@@ -109,9 +111,11 @@ def folder_cycle(root: Path) -> list[str] | None:
 
 def test_the_specifiers_are_read() -> None:
     text = 'import { a } from "./a.js";\nexport { b } from "../lib/b.js";\nimport "./strings.js";\n'
-    text += 'import {\n  c,\n  d,\n} from "../ui/c.js";\nconst m = import("./dice3d.js");\n// import { x } from "./comment.js";\n'
+    text += 'import {\n  c,\n  d,\n} from "../ui/c.js";\nconst m = import("./dice3d.js");\n'
+    text += '// import { x } from "./comment.js";\n'
     text += 'const url = "https://example.org"; import { e } from "./e.js";\n'
-    assert specifiers(text) == ["./a.js", "../lib/b.js", "./strings.js", "../ui/c.js", "./dice3d.js", "./e.js"]
+    expected = ["./a.js", "../lib/b.js", "./strings.js", "../ui/c.js", "./dice3d.js", "./e.js"]
+    assert specifiers(text) == expected
 
 
 def test_every_folder_of_web_js_has_a_layer() -> None:
@@ -140,7 +144,10 @@ def plant(root: Path, files: dict[str, str]) -> Path:
 
 CLEAN = {
     "main.js": 'import { Roll } from "./roll/roll.js";\n',
-    "roll/roll.js": 'import { card } from "../widgets/card.js";\nimport { h } from "../lib/dom.js";\nexport class Roll {}\n',
+    "roll/roll.js": (
+        'import { card } from "../widgets/card.js";\nimport { h } from "../lib/dom.js";\n'
+        "export class Roll {}\n"
+    ),
     "widgets/card.js": 'import { h } from "../lib/dom.js";\nexport const card = h;\n',
     "lib/dom.js": "export const h = 1;\n",
 }
@@ -169,7 +176,11 @@ def test_a_planted_upward_import_fails(tmp_path: Path, module: str, line: str) -
 
 def test_a_planted_folder_cycle_fails(tmp_path: Path) -> None:
     # Two screens importing each other: no layer is crossed upward, but the folders loop.
-    root = plant(tmp_path, {**CLEAN, "odds/chart.js": 'import { Roll } from "../roll/roll.js";\n', "roll/roll.js": 'import "../odds/chart.js";\n' + CLEAN["roll/roll.js"]})
+    looped = {
+        "odds/chart.js": 'import { Roll } from "../roll/roll.js";\n',
+        "roll/roll.js": 'import "../odds/chart.js";\n' + CLEAN["roll/roll.js"],
+    }
+    root = plant(tmp_path, {**CLEAN, **looped})
     assert upward_imports(root) == []
     cycle = folder_cycle(root)
     assert cycle is not None and cycle[0] == cycle[-1] and set(cycle) == {"odds", "roll"}, cycle
@@ -177,4 +188,5 @@ def test_a_planted_folder_cycle_fails(tmp_path: Path) -> None:
 
 def test_a_folder_without_a_layer_fails(tmp_path: Path) -> None:
     root = plant(tmp_path, {**CLEAN, "extra/x.js": 'import { h } from "../lib/dom.js";\n'})
-    assert upward_imports(root) == ["extra/x.js: folder 'extra' has no layer (test_js_layers.LAYERS)"]
+    expected = "extra/x.js: folder 'extra' has no layer (test_js_layers.LAYERS)"
+    assert upward_imports(root) == [expected]
