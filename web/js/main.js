@@ -47,6 +47,7 @@ const takeSeed = seedTaker(hooks);
 
 const bootPanel = new BootPanel($);
 const updateRollButton = () => drawRollButton(app, $);
+app.subscribe(["engineReady", "systems", "mode", "rolling"], updateRollButton); // the roll button follows the store
 watchEngine({
   engine, app, panel: bootPanel, hooks, updateRollButton,
   onRestart: (detail) => notices.engineRestarted(detail),
