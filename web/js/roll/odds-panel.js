@@ -30,16 +30,24 @@ export function nextOdds({ systemId, mode, charts, answers, versus, previous }) 
 }
 
 export class OddsPanel {
-  /** app: the roll screen's state; engine: engine.js's Engine; gmTools: told the actor's params. */
-  constructor({ app, engine, byId, gmTools }) {
+  /**
+   * app: the roll screen's state; engine: engine.js's Engine; gmTools: told the actor's params;
+   * cache: the page's odds cache (widgets/pipeline.js): an answer already had is not asked again.
+   */
+  constructor({ app, engine, byId, gmTools, cache = null }) {
     this.app = app;
     this.engine = engine;
+    this.ask = (request) => (cache ? cache.ask(request, (r) => engine.call(r)) : engine.call(request));
     this.$ = byId;
     this.gmTools = gmTools;
     this.last = null; // what is drawn: see nextOdds
     this.seq = 0;
     this.liveErrors = new Set(); // "side:field" shown from odds/dice answers
     this.refresh = debounce(() => this.update(), 150);
+    // The form shows an error, or no longer does: the roll bar greys its chance out, or not.
+    app.subscribe(["formError"], () => {
+      if (this.last) updateRollBar(this.last, app.formError);
+    });
   }
 
   /** New forms: no error of theirs comes from an odds answer. */
@@ -53,7 +61,7 @@ export class OddsPanel {
   }
 
   async update() {
-    const { app, engine } = this;
+    const { app } = this;
     const seq = ++this.seq;
     const system = app.currentSystem();
     if (!app.engineReady || !system) return;
@@ -65,15 +73,15 @@ export class OddsPanel {
       const { params, errors } = collected[side];
       if (errors.length) return { side, skipped: true };
       const [odds, dice] = await Promise.all([
-        engine.call({ op: "odds", system: system.id, params, lang: lang() }),
-        state.physical ? engine.call({ op: "dice", system: system.id, params, lang: lang() }) : null,
+        this.ask({ op: "odds", system: system.id, params, lang: lang() }),
+        state.physical ? this.ask({ op: "dice", system: system.id, params, lang: lang() }) : null,
       ]);
       return { side, odds, dice };
     });
     // In an opposition, also who wins (only when both sides' fields are valid).
     const valid = sides.length === 2 && sides.every((side) => !collected[side].errors.length);
     const versusJob = valid
-      ? engine.call({ op: "oppose_odds", system: system.id, actor: collected.actor.params, opponent: collected.opponent.params, lang: lang() })
+      ? this.ask({ op: "oppose_odds", system: system.id, actor: collected.actor.params, opponent: collected.opponent.params, lang: lang() })
       : Promise.resolve(null);
     const slow = setTimeout(() => {
       if (seq === this.seq) this.pending("busy");
@@ -178,7 +186,7 @@ export class OddsPanel {
       }),
     );
     box.classList.toggle("is-stale", last.stale);
-    updateRollBar(last);
+    updateRollBar(last, this.app.formError);
     this.$("odds-hint").textContent = t(titled ? "odds.opposeHint" : "odds.hint");
   }
 }
@@ -198,20 +206,33 @@ function chanceNode() {
 }
 
 /** Show the chance of the odds answer kept by main.js ({mode, charts, versus, stale}). */
-export function updateRollBar(lastOdds) {
-  const node = chanceNode();
-  let text = "";
+/**
+ * What the roll bar says ({key, p, stale}; key null: nothing): the chance of the last odds
+ * answer, greyed out (stale) when that answer is not up to date or while the form shows an
+ * error (issue 22: the figure is then not the chance of what the form holds).
+ */
+export function rollBarState(lastOdds, formError = false) {
+  let key = null;
   let p = null;
   if (lastOdds && lastOdds.mode === "oppose" && lastOdds.versus && lastOdds.versus.probabilities) {
     p = lastOdds.versus.probabilities.actor;
-    text = t("rollbar.versus", { p: formatPercent(p) });
+    key = "rollbar.versus";
   } else if (lastOdds && lastOdds.mode !== "oppose" && lastOdds.charts.length) {
     p = lastOdds.charts[0].odds.success_probability;
-    if (typeof p === "number") text = t("rollbar.chance", { p: formatPercent(p) });
+    if (typeof p === "number") key = "rollbar.chance";
   }
-  node.textContent = text;
-  node.hidden = !text;
-  node.classList.toggle("is-stale", Boolean(lastOdds && lastOdds.stale));
-  if (typeof p === "number") node.dataset.p = String(p);
+  if (typeof p !== "number") return { key: null, p: null, stale: false };
+  return { key, p, stale: Boolean(lastOdds.stale || formError) };
+}
+
+/** Draw the roll bar's chance (see rollBarState). */
+export function updateRollBar(lastOdds, formError = false) {
+  const node = chanceNode();
+  const { key, p, stale } = rollBarState(lastOdds, formError);
+  node.textContent = key ? t(key, { p: formatPercent(p) }) : "";
+  node.hidden = !key;
+  node.classList.toggle("is-stale", stale);
+  node.toggleAttribute("data-stale", stale);
+  if (key) node.dataset.p = String(p);
   else delete node.dataset.p;
 }

@@ -36,10 +36,10 @@ export class ReplayLinks {
    * showView(name); errors: FormErrors; card: ResultCard; animation: RollAnimation; picker:
    * SystemPicker; forms: RollForms; refresh(): the odds; saveState(); roller: Roller;
    * guarded(step): a drawing step that falls back to the safe start; history: the History
-   * list; recordLuck(entry, result); announce(text).
+   * list; announce(text).
    */
-  constructor({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, recordLuck, announce }) {
-    Object.assign(this, { app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, recordLuck, announce });
+  constructor({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, announce }) {
+    Object.assign(this, { app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, announce });
   }
 
   /**
@@ -95,7 +95,7 @@ export class ReplayLinks {
     if (payload.mode === "oppose") app.forms.opponent.load(load.opponent);
     this.forms.applyMode();
     this.refresh();
-    return this.roller.send(request, { animate: true, replay: payload, extra }).then((shown) => {
+    return this.roller.send(request, { replay: payload, extra, physical: payload.seed === null }).then((shown) => {
       if (shown) this.saveState();
       return shown;
     });
@@ -109,9 +109,8 @@ export class ReplayLinks {
     add.addEventListener("click", () => {
       const now = this.app.current;
       if (!now || now.recorded) return;
-      now.recorded = true;
+      this.app.current = { ...now, recorded: true };
       const added = this.history.add(now.entry); // false: this very roll is already there
-      if (added) this.recordLuck(now.entry, now.result);
       add.disabled = true;
       add.textContent = t(added ? "replay.added" : "replay.already");
       this.announce(add.textContent);
@@ -188,7 +187,7 @@ export class HistoryReplay {
     const extra = entryWho(entry);
     if (!again) {
       if (entry.seed !== null && entry.seed !== undefined) request.seed = entry.seed;
-      this.roller.send(request, { animate: true, replay: { fromHistory: true }, extra });
+      this.roller.send(request, { replay: { fromHistory: true }, extra, physical: request.seed === undefined });
     } else if (app.state.physical) {
       this.card.clear();
       const first = system.fields.find((f) => f.type === "faces");

@@ -6,7 +6,7 @@ import { h } from "../lib/dom.js";
 import { SideForm } from "../widgets/forms.js";
 import { pick, t } from "../lib/i18n.js";
 import { appliedText, SourcesPanel } from "../widgets/sources.js";
-import { SIDES } from "./state.js";
+import { SIDES, sidesOf } from "./state.js";
 import "../gm/strings.js";
 import "../widgets/strings.js";
 
@@ -30,9 +30,9 @@ export class RollForms {
     holder.replaceChildren();
     holder.classList.remove("is-skeleton");
     for (const side of SIDES) {
-      const form = new SideForm({ side, system, values: app.sideValues(side), ui: app.sideUI(side), onInput: (s, field) => this.input(s, field) });
+      const form = new SideForm({ side, system, values: app.sideValues(side), ui: app.sideUI(side), onInput: (s, field) => this.input(s, field), onErrors: () => this.errorsChanged() });
       form.setPhysical(app.state.physical);
-      app.forms[side] = form;
+      app.forms = { ...app.forms, [side]: form };
       const title = h("h3", { class: "side-title", text: t(side === "actor" ? "form.actor" : "form.opponent") });
       const section = h("section", { class: ["side", `side--${side}`], dataset: { side } }, title, form.element);
       if (side === "actor") {
@@ -44,6 +44,12 @@ export class RollForms {
     }
     this.odds.clearLive();
     this.applyMode();
+  }
+
+  /** The store says whether a side of the form shows an error (the roll bar reads it). */
+  errorsChanged() {
+    const { app } = this;
+    app.formError = sidesOf(app.state.mode).some((side) => app.forms[side]?.hasErrors());
   }
 
   /** The pool's "where augmentations come from" helper under the actor's form. */
@@ -105,6 +111,7 @@ export class RollForms {
       if (section) section.hidden = side === "opponent" && state.mode !== "oppose";
       forms[side]?.setPhysical(state.physical);
     }
+    this.errorsChanged();
     this.updateRollButton();
   }
 
@@ -117,7 +124,7 @@ export class RollForms {
 export function drawRollButton(app, $) {
   const button = $("roll-button");
   button.textContent = t(app.state.mode === "oppose" ? "roll.opposeButton" : "roll.button");
-  const busy = button.dataset.busy === "true";
+  const busy = app.rolling === "roll"; // the pipeline is sending a roll of this screen
   button.disabled = !app.engineReady || !app.systems || busy;
   $("roll-hint").textContent = app.engineReady ? "" : t("boot.loadingHint");
   $("roll-hint").hidden = app.engineReady;

@@ -41,7 +41,7 @@ export function seedOr(asked, fresh) {
 
 /** The keys of the state kept between visits (app.state), and those that live while the page does. */
 export const STORED_KEYS = ["system", "mode", "physical", "values", "ui"];
-export const LIVE_KEYS = ["systems", "table", "engineReady", "booted", "safeStarted", "forms", "current", "rolling"];
+export const LIVE_KEYS = ["systems", "table", "engineReady", "booted", "safeStarted", "forms", "current", "rolling", "formError"];
 
 /**
  * The roll screen's state, in one store (lib/store.js): `app.store` holds every key, and
@@ -49,7 +49,8 @@ export const LIVE_KEYS = ["systems", "table", "engineReady", "booted", "safeStar
  * what is stored; the rest lives while the page does: systems and table (the engine's
  * description), engineReady, booted (the first boot is over), safeStarted, forms (one
  * SideForm per side), current (the roll on the result card: {request, result, entry, base,
- * replay, recorded}) and rolling (a roll is in flight: the pipeline's origin, or null).
+ * replay, recorded}), rolling (a roll is being sent: the pipeline's origin, or null) and
+ * formError (a side of the roll form shows an error: the roll bar greys its chance out).
  * Modules read app.key and subscribe with app.subscribe(keys, fn).
  */
 export function createRollApp(stored = {}) {
@@ -63,6 +64,7 @@ export function createRollApp(stored = {}) {
     forms: { actor: null, opponent: null },
     current: null,
     rolling: null,
+    formError: false,
   });
   const app = {
     store,

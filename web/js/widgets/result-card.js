@@ -76,6 +76,21 @@ export function showRolled(area, view, { announce, onLanded, before = [] } = {})
   return control; // the roll stage shows it: the page does not scroll by itself
 }
 
+/**
+ * The pipeline's default presenter (widgets/pipeline.js): a roll with no result area of its
+ * own (a table peer's) plays on the stage alone; resolves once its dice have landed.
+ */
+export function stagePresenter(systemOf) {
+  return {
+    play({ request, answer }) {
+      const system = systemOf(request.system);
+      if (!system || !["roll", "oppose"].includes(request.op)) return Promise.resolve();
+      const view = request.op === "oppose" ? renderOppose(system, answer.result) : renderRoll(system, answer.result);
+      return new Promise((resolve) => playRoll(view, resolve));
+    },
+  };
+}
+
 /** Say `text` in the live region (emptied first, so that the same text is said again). */
 export function announceIn(live, text) {
   live.textContent = "";
@@ -135,6 +150,11 @@ export class ResultCard {
       onLanded?.();
     });
     animation.started(control); // reduced motion: landed at once
+  }
+
+  /** Draw app.current and throw its dice: resolves once they have landed (the pipeline's present). */
+  show() {
+    return new Promise((resolve) => this.present({ animate: true, onLanded: resolve }));
   }
 
   redraw() {
