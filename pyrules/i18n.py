@@ -254,6 +254,18 @@ ERRORS: dict[str, Text] = {
     ),
 }
 
+# -- issue 21 (engine helper): known dice, characters and sheets -----------------------------
+ERRORS.update({
+    "cli_pair": Text("attendu key=value (clé=valeur), reçu {pair}",
+                     "expected key=value, got {pair}"),
+    "placement_needs_dice": Text(
+        "Un placement sur les dés de Flamme ne vaut que pour des dés connus : donner la graine"
+        " du jet ou les faces lancées.",
+        "A placement on the Flame dice only applies to known dice: give the roll's seed or the"
+        " faces thrown.",
+    ),
+})
+
 WORDS: dict[str, Text] = {
     "augmentations": Text("augmentation", "augmentation"),
     "diminutions": Text("diminution", "diminution"),

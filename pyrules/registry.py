@@ -22,6 +22,13 @@ SYSTEM_LIST: tuple[System[Any], ...] = (
     PoolSystem(), D6System(), D100System(), StepsSystem(), NotationSystem(),
 )
 SYSTEMS: dict[str, System[Any]] = {s.id: s for s in SYSTEM_LIST}
+#: Which system serves each table-play op (each system names its own ``table_ops``).
+TABLE_SYSTEMS: dict[str, System[Any]] = {op: s for s in SYSTEM_LIST for op in s.table_ops}
+
+
+def table_system(op: str) -> System[Any]:
+    """The system whose table play ``op`` is (``combat`` -> the step dice)."""
+    return TABLE_SYSTEMS[op]
 
 
 def describe_system(system: System[Any]) -> dict[str, Any]:
@@ -48,10 +55,13 @@ def describe() -> dict[str, Any]:
         "version": __version__,
         "systems": [describe_system(s) for s in SYSTEMS.values()],
         "table": {
-            "sources": {"system": "pool", "fields": [f.describe() for f in SOURCE_FIELDS]},
-            "combat": {"system": "steps", "fields": [f.describe() for f in COMBAT_FIELDS],
+            "sources": {"system": table_system("sources").id,
+                        "fields": [f.describe() for f in SOURCE_FIELDS]},
+            "combat": {"system": table_system("combat").id,
+                       "fields": [f.describe() for f in COMBAT_FIELDS],
                        "kinds": list(COMBAT_KINDS),
                        "participant": [ARDEUR_FIELD.describe()]},
-            "effort": {"system": "d6", "fields": [f.describe() for f in EFFORT_FIELDS]},
+            "effort": {"system": table_system("effort").id,
+                       "fields": [f.describe() for f in EFFORT_FIELDS]},
         },
     }
