@@ -17,7 +17,7 @@ from .ops import OPS, dispatch
 
 __all__ = ["MAX_DEPTH", "MAX_REQUEST", "OPS", "ApiError", "dispatch", "handle", "nesting"]
 
-MAX_REQUEST = 100_000  # characters
+MAX_REQUEST = 1_000_000  # characters (a `characters` import of up to 500 characters fits)
 MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep text overflows
 # the wasm stack of Pyodide, which no RecursionError catches)
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')

@@ -6,15 +6,20 @@ from typing import Any
 
 from . import __version__, sweep
 from .core import System
+from .sheets.spec import EMPTY, SheetSpec
 from .stats import FAIRNESS_MAX
 from .systems.d6 import D6System
 from .systems.d6.table import EFFORT_FIELDS
+from .systems.d6.table import SHEET as D6_SHEET
 from .systems.d100 import D100System
+from .systems.d100.table import SHEET as D100_SHEET
 from .systems.notation import NotationSystem
 from .systems.pool import PoolSystem
+from .systems.pool.table import SHEET as POOL_SHEET
 from .systems.pool.table import SOURCE_FIELDS
 from .systems.steps import StepsSystem
 from .systems.steps.table import ARDEUR_FIELD, COMBAT_FIELDS, COMBAT_KINDS
+from .systems.steps.table import SHEET as STEPS_SHEET
 
 #: The one list of systems. A new system is a package under pyrules/systems/ (its rules,
 #: odds, explanation templates and table play together) added here.
@@ -24,6 +29,15 @@ SYSTEM_LIST: tuple[System[Any], ...] = (
 SYSTEMS: dict[str, System[Any]] = {s.id: s for s in SYSTEM_LIST}
 #: Which system serves each table-play op (each system names its own ``table_ops``).
 TABLE_SYSTEMS: dict[str, System[Any]] = {op: s for s in SYSTEM_LIST for op in s.table_ops}
+
+
+#: Each system's character sheet (declared with its table play); others have the empty one.
+SHEETS: dict[str, SheetSpec] = {"pool": POOL_SHEET, "d6": D6_SHEET, "d100": D100_SHEET,
+                                 "steps": STEPS_SHEET}
+
+
+def sheet_of(system: System[Any]) -> SheetSpec:
+    return SHEETS.get(system.id, EMPTY)
 
 
 def table_system(op: str) -> System[Any]:
@@ -44,7 +58,7 @@ def describe_system(system: System[Any]) -> dict[str, Any]:
             for i, o in enumerate(system.outcomes)
         ],
         "oppose": system.oppose_rule.as_dict(),
-        "sheet": system.sheet,
+        "sheet": {**sheet_of(system).describe(system.fields), **system.sheet},
         "limits": {"fairness_n": FAIRNESS_MAX},  # the most rolls one `fairness` call makes
         **sweep.describe(system),  # "sweep" and "compare"
     }

@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import ApiError
 from ..i18n import LANGS
 from .base import Checked, Op
+from .characters import CHARACTER_OPS
 from .rolls import ROLL_OPS
 from .table import TABLE_OPS
 
@@ -32,8 +33,9 @@ def parse_validate(req: Mapping[str, Any], lang: str) -> Checked:
 
 
 _ORDER = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-          "combat", "fight", "effort", "luck", "fairness", "sweep", "compare", "qr")
-_ALL = {**ROLL_OPS, **TABLE_OPS}
+          "combat", "fight", "effort", "luck", "fairness", "sweep", "compare", "qr",
+          "character", "characters")
+_ALL = {**ROLL_OPS, **TABLE_OPS, **CHARACTER_OPS}
 #: Every op, by name (the order of the ``unknown_op`` message).
 OPS: dict[str, Op] = {name: _ALL[name] for name in _ORDER}
 OPS["validate"] = Op(parse_validate, lambda c: c["answer"])

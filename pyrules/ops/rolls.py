@@ -10,8 +10,9 @@ from typing import Any
 
 from .. import sweep
 from ..core import Faces, System, make_rng
-from ..errors import ApiError
+from ..errors import ApiError, PyrulesError
 from ..fields import ParamError
+from ..sheets.rolls import is_sheet, sheet_roll
 from ..stats import FAIRNESS_MAX, chi_square
 from .answers import odds_json, oppose_json, oppose_odds_json, roll_json
 from .base import Checked, Op, faces_field, get_seed, get_system, params_json, roll_or_resolve
@@ -19,27 +20,34 @@ from .cache import odds_of, oppose_odds_of, ranks_of
 
 
 def parse_params(
-    system: System[Any], raw: Any, side: str | None = None
-) -> tuple[Any, Faces | None]:
-    """A request's params for ``system`` (errors under ``side.`` when given)."""
+    system: System[Any], raw: Any, side: str | None = None, spend: bool = False
+) -> tuple[Any, Faces | None, dict[str, Any] | None]:
+    """A request's params for ``system`` (errors under ``side.`` when given), or the params
+    a ``{"sheet": {...}}`` stands for (``spend``: this roll is thrown, an effort counts),
+    with the character after the roll when the sheet changed (else None)."""
     try:
-        return system.parse(raw)
-    except ParamError as err:
+        if is_sheet(raw):
+            made = sheet_roll(system, raw, spend)
+            params, faces = system.parse(made.params)
+            return params, faces, made.character
+        params, faces = system.parse(raw)
+        return params, faces, None
+    except PyrulesError as err:
         raise (err.prefixed(side) if side else err) from None
 
 
-def _params(req: Mapping[str, Any], lang: str) -> Checked:
+def _params(req: Mapping[str, Any], lang: str, spend: bool = False) -> Checked:
     system = get_system(req.get("system"))
-    params, faces = parse_params(system, req.get("params"))
+    params, faces, character = parse_params(system, req.get("params"), spend=spend)
     return {"system": system, "params": params, "faces": faces, "lang": lang,
-            "shown": {"params": params_json(params)}}
+            "character": character, "shown": {"params": params_json(params)}}
 
 
 # -- roll --------------------------------------------------------------------------------
 
 
 def parse_roll(req: Mapping[str, Any], lang: str) -> Checked:
-    c = _params(req, lang)
+    c = _params(req, lang, spend=True)
     system, params, faces = c["system"], c["params"], c["faces"]
     given_seed = req.get("seed")
     if faces is not None and given_seed is not None:
@@ -56,7 +64,12 @@ def parse_roll(req: Mapping[str, Any], lang: str) -> Checked:
 def run_roll(c: Checked) -> dict[str, Any]:
     system, params = c["system"], c["params"]
     result = c["result"] or roll_or_resolve(system, params, None, c["seed"])
-    return roll_json(system, result, params, c["lang"])
+    return with_character(roll_json(system, result, params, c["lang"]), c["character"])
+
+
+def with_character(answer: dict[str, Any], character: dict[str, Any] | None) -> dict[str, Any]:
+    """A sheet roll that changed the sheet (an effort spent) answers the character to keep."""
+    return answer if character is None else {**answer, "character": character}
 
 
 def run_dice(c: Checked) -> dict[str, Any]:
@@ -131,17 +144,18 @@ def run_fairness(c: Checked) -> dict[str, Any]:
 # -- oppositions -------------------------------------------------------------------------
 
 
-def parse_sides(req: Mapping[str, Any], lang: str) -> Checked:
+def parse_sides(req: Mapping[str, Any], lang: str, spend: bool = False) -> Checked:
     """Both sides' params (and faces) of an opposition; errors name "actor.x" or "opponent.x"."""
     system = get_system(req.get("system"))
-    (pa, fa), (pb, fb) = (parse_params(system, req.get(side), side)
-                          for side in ("actor", "opponent"))
+    (pa, fa, ca), (pb, fb, cb) = (parse_params(system, req.get(side), side, spend)
+                                  for side in ("actor", "opponent"))
     return {"system": system, "actor": pa, "opponent": pb, "faces": (fa, fb), "lang": lang,
+            "characters": (ca, cb),
             "shown": {"actor": params_json(pa), "opponent": params_json(pb)}}
 
 
 def parse_oppose(req: Mapping[str, Any], lang: str) -> Checked:
-    c = parse_sides(req, lang)
+    c = parse_sides(req, lang, spend=True)
     system, pa, pb, (fa, fb) = c["system"], c["actor"], c["opponent"], c["faces"]
     given_seed = req.get("seed")
     for side, given in (("actor", fa), ("opponent", fb)):
@@ -168,7 +182,10 @@ def parse_oppose(req: Mapping[str, Any], lang: str) -> Checked:
 def run_oppose(c: Checked) -> dict[str, Any]:
     system, pa, pb = c["system"], c["actor"], c["opponent"]
     result = c["result"] or system.oppose(pa, pb, c["faces"], c["rng"])
-    return oppose_json(system, result, pa, pb, c["seed"], c["lang"])
+    out = oppose_json(system, result, pa, pb, c["seed"], c["lang"])
+    for side, character in zip(("actor", "opponent"), c["characters"], strict=True):
+        out[side] = with_character(out[side], character)
+    return out
 
 
 def run_oppose_odds(c: Checked) -> dict[str, Any]:
