@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { createStore } from "../../web/js/lib/store.js";
-import { createOddsCache, createPipeline, luckOf } from "../../web/js/widgets/pipeline.js";
+import { createOddsCache, createPipeline, luckOf, pipelineEntry, withoutSheets } from "../../web/js/widgets/pipeline.js";
 import { rollBarState } from "../../web/js/roll/odds-panel.js";
 import { engineCall } from "./helpers.js";
 
@@ -188,4 +188,17 @@ test("the roll bar greys its chance out while the form shows an error, or the od
   assert.deepEqual(rollBarState(null, true), { key: null, p: null, stale: false });
   const noChance = { mode: "single", charts: [{ side: "actor", odds: { success_probability: null } }], stale: false };
   assert.equal(rollBarState(noChance, true).key, null);
+});
+
+test("a sheet roll's history entry keeps the params the engine built, not a copy of the sheet", () => {
+  const character = { id: "c1", name: "Alice", stats: { flame: 2 } };
+  const request = { op: "roll", system: "d6", params: { sheet: { character, entry: "e1" } }, seed: 4 };
+  assert.deepEqual(withoutSheets(request), { op: "roll", system: "d6", params: {}, seed: 4 });
+  const oppose = { op: "oppose", system: "d6", actor: { sheet: { character, entry: "e1" }, dice: [3] }, opponent: { attribute: 2 } };
+  assert.deepEqual(withoutSheets(oppose).actor, { dice: [3] });
+  assert.deepEqual(withoutSheets(oppose).opponent, { attribute: 2 });
+  const result = { params: { attribute: 3, skill: 1, flame: 2 }, outcome: "success", margin: 1, seed: 4, physical: false, luck: 0.5, chance: { success: 0.75 } };
+  const entry = pipelineEntry(request, result, { id: "c1", name: "Alice", label: "Épée" });
+  assert.deepEqual(entry.params, result.params);
+  assert.deepEqual([entry.luck, entry.success], [0.5, 0.75]);
 });
