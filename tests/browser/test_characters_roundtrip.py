@@ -142,7 +142,7 @@ def check_filled(characters: dict[str, Any]) -> list[str]:
 
 
 def profile(new_app: Any, site: str, idb: bool) -> App:
-    app = new_app(site)
+    app: App = new_app(site)
     if not idb:
         app.context.add_init_script(NO_IDB)
     app.open()
