@@ -41,7 +41,10 @@ def traced(app: App) -> Iterator[App]:
 
 
 def stored_history(app: App) -> list[dict[str, Any]]:
-    return app.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')")
+    entries: list[dict[str, Any]] = app.page.evaluate(
+        "() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')"
+    )
+    return entries
 
 
 def wait_stored(app: App, count: int) -> None:
