@@ -19,7 +19,7 @@
 //   await pipeline.roll(request, who, opts) -> {answer, entry, request} | {answer, request} (refused)
 //                                           | null (ignored: this origin is already rolling)
 //     who: {id?, name, label?} for a roll; {actor: who, opponent: who} for an opposition
-//     opts: origin ("roll" by default), physical (no seed: the faces are in the request),
+//     opts: origin (or source: "roll" by default; "table" for the shared table), physical (no seed: the faces are in the request),
 //           hidden (recorded, not played), record (false: shown, not recorded — a replay),
 //           present({request, answer, entry, who}) -> Promise (the flow's own area instead of
 //           the stage), entry(request, answer) -> entry (a flow's own history entry: combat),
@@ -114,7 +114,7 @@ export function createPipeline({ call, stage = null, history = null, stats = nul
 
   return {
     async roll(request, who = null, opts = {}) {
-      const origin = opts.origin ?? "roll";
+      const origin = opts.origin ?? opts.source ?? "roll"; // pipeline.md names it `source`
       if (inFlight.has(origin)) return null; // a double tap: the roll in flight is the one
       busy(origin, true);
       try {
