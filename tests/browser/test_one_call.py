@@ -173,6 +173,15 @@ def test_a_combat_action_is_one_roll_call(app: App, tmp_path: Path) -> None:
         app.page.evaluate("() => window.pyrules.debug.trace(false)")
 
 
+TAPS = """() => {
+  window.taps = [];
+  window.addEventListener("pointerdown", (event) => window.taps.push({
+    state: document.querySelector("[data-roll-stage]").dataset.state,
+    onButton: Boolean(event.target.closest("#roll-button")),
+  }), true);
+}"""
+
+
 def test_a_second_tap_while_the_dice_roll_does_nothing(new_app: Any, site: str) -> None:
     app = new_app(site, reduced_motion="no-preference")
     app.open()
@@ -183,7 +192,11 @@ def test_a_second_tap_while_the_dice_roll_does_nothing(new_app: Any, site: str) 
     app.set_seed(8)
     app.roll()  # the answer is drawn; its dice are still rolling
     page.wait_for_selector("[data-roll-stage][data-state=rolling]", state="attached")
-    page.click("#roll-button")  # the second tap, while the first roll is in flight
+    # Where the second tap lands, and whether the dice were still rolling then.
+    page.evaluate(TAPS)
+    page.click("#roll-button", force=True)  # the second tap, at once (no wait for the stage)
+    taps = page.evaluate("() => window.taps")
+    assert taps == [{"state": "rolling", "onButton": True}], taps
     page.wait_for_selector("[data-roll-stage][data-state=landed]", state="attached")
     wait_stored(app, 1)
     app.settle()
