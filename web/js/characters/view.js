@@ -3,19 +3,20 @@
 // exceptional efforts and the pool's "where augmentations come from" panel.
 //
 // Every form is built by SideForm from field descriptors (the engine's registry), so no
-// system has its own form code here; the per-system knowledge is the SHEETS table of
-// sheet.js, and every number is judged by the engine (validation.js). This module holds the state, the list and the storage actions; the sheet
+// system has its own form code here; what a sheet holds is the engine's description
+// (sheet.js), and every character is judged by the engine (`character` op). This module holds the state, the list and the storage actions; the sheet
 // (sheet-view.js), quick rolls (quick.js), editor (editor.js) and import/export (io.js)
 // are methods mixed into the same class.
 
 import { h } from "../lib/dom.js";
-import { paramsFit } from "../lib/checks.js";
+import { isCharacter, paramsFit } from "../lib/checks.js";
+import { reportRestored } from "../lib/storage.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { confirmAction, flash } from "../ui/ui.js";
 import { EditorPart } from "./editor.js";
 import { IoPart } from "./io.js";
 import { QuickPart } from "./quick.js";
-import { NAME_MAX, newId } from "./sheet.js";
+import { limits, newId } from "./sheet.js";
 import { SheetPart } from "./sheet-view.js";
 import * as store from "./store.js";
 import "./strings.js";
@@ -87,6 +88,47 @@ export class CharactersView {
     if (!this.selected) this.selectedId = this.characters[0]?.id ?? null;
     this.render();
     this.changed();
+    await this.restoreSetAside();
+  }
+
+  /**
+   * Records an earlier version set aside, offered to the engine again in one `characters`
+   * call: those it accepts come back to the list as it normalised them, and a notice says
+   * how many; those it refuses stay aside (and downloadable from that notice).
+   */
+  async restoreSetAside() {
+    if (this.restoring) return;
+    this.restoring = true;
+    try {
+      const found = await store.setAsideCharacters();
+      if (!found.length) return;
+      const answer = await this.ctx.engine.call({ op: "characters", characters: found.map((f) => f.record), lang: lang() });
+      if (!answer.ok || !Array.isArray(answer.result?.characters)) return; // not judged: they stay aside
+      const taken = new Set(this.characters.map((c) => c.id));
+      const back = [];
+      const kept = [];
+      answer.result.characters.forEach((verdict, index) => {
+        const { ref, record } = found[index];
+        if (verdict?.ok && isCharacter(verdict.character)) {
+          const character = verdict.character;
+          if (taken.has(character.id)) character.id = newId();
+          taken.add(character.id);
+          back.push({ ref, character });
+        } else {
+          kept.push({ key: "characters", reason: "refused", time: new Date().toISOString(), raw: JSON.stringify(record), error: verdict?.error?.message ?? null, store: ref.copy ? "localStorage" : "indexedDB" });
+        }
+      });
+      if (!back.length) return;
+      await store.restoreCharacters(back);
+      reportRestored({ key: "characters", count: back.length, kept });
+      this.characters = await store.loadCharacters();
+      if (!this.editor) this.render();
+      this.changed();
+    } catch (error) {
+      console.warn("[pyrules] characters set aside could not be offered again:", error); // they stay aside
+    } finally {
+      this.restoring = false;
+    }
   }
 
   select(id) {
@@ -244,20 +286,26 @@ export class CharactersView {
     const copy = {
       ...structuredClone(character),
       id: newId(),
-      name: t("chars.copyName", { name: character.name }).slice(0, NAME_MAX),
+      name: t("chars.copyName", { name: character.name }).slice(0, limits(this.system(character.system)).name_max),
       entries: character.entries.map((e) => ({ ...structuredClone(e), id: newId("e") })),
       created: new Date().toISOString(),
       updated: new Date().toISOString(),
     };
+    const answer = await this.ctx.engine.call({ op: "character", character: copy, lang: lang() });
+    if (!answer.ok) {
+      flash(this.message, answer.error.message, "error");
+      return;
+    }
+    const saved = answer.result.character;
     try {
-      await this.put(copy);
+      await this.put(saved);
     } catch (error) {
       this.storageFailed(this.message, error);
       return;
     }
-    this.select(copy.id);
+    this.select(saved.id);
     this.render();
-    flash(this.message, t("chars.duplicated", { name: copy.name }));
+    flash(this.message, t("chars.duplicated", { name: saved.name }));
   }
 
   async remove(character) {

@@ -3,13 +3,14 @@
 // `pc` comes from the character), other ties are rerolled and each reroll is shown.
 
 import { h } from "../lib/dom.js";
-import { SideForm } from "./forms.js";
-import { entryFrom } from "../history/history.js";
+import { SideForm } from "../widgets/forms.js";
 import { lang, pick, t } from "../lib/i18n.js";
-import { renderOppose } from "./result.js";
-import { rollParams } from "../characters/sheet.js";
-import { flash, showRolled, switchControl } from "../ui/ui.js";
-import "./strings.js";
+import { renderOppose } from "../widgets/result.js";
+import { sheetRoll } from "../characters/quick.js";
+import { effortState } from "../characters/sheet.js";
+import { flash, switchControl } from "../ui/ui.js";
+import { showRolled } from "../widgets/result-card.js";
+import "../widgets/strings.js";
 import "../ui/strings.js";
 
 const NPC = "npc";
@@ -24,7 +25,6 @@ export class OppositionPanel {
     this.npcName = "";
     this.physical = false;
     this.faces = { actor: {}, opponent: {} };
-    this.busy = false;
     this.element = h("section", { class: ["panel", "oppc-panel"], id: "oppc", "aria-labelledby": "oppc-title" });
     characters.onChange(() => {
       if (this.element.isConnected) this.render();
@@ -196,7 +196,8 @@ export class OppositionPanel {
     const character = this.characters.byId(choice.char);
     const entry = character?.entries.find((e) => e.id === choice.entry);
     if (!character || !entry) return { error: t("oppc.pickEntry") };
-    return { params: rollParams(system, character, entry), who: { id: character.id, name: character.name, label: entry.label }, character };
+    // The contract's sheet roll: the engine builds this side's params from the sheet.
+    return { params: sheetRoll(character, entry), who: { id: character.id, name: character.name, label: entry.label }, character };
   }
 
   async refreshFaces() {
@@ -211,7 +212,7 @@ export class OppositionPanel {
   }
 
   async roll() {
-    if (this.busy) return;
+    if (this.ctx.pipeline.rolling("opposition")) return; // a second tap: the roll in flight is the one
     this.error.hidden = true;
     const system = this.system;
     const sides = {};
@@ -222,9 +223,19 @@ export class OppositionPanel {
         got.focus?.();
         return;
       }
-      if (this.physical) {
+      sides[side] = got;
+    }
+    let request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
+    const spend = [];
+    if (this.physical) {
+      // Typed faces do not go with a sheet (the engine takes a sheet alone): the params the
+      // engine builds for each side (validate: its check, nothing spent), with the faces.
+      const built = await this.ctx.engine.call({ op: "validate", request, lang: lang() });
+      if (!built.ok) return this.refused(built.error, sides);
+      request = { ...request, actor: built.result.actor, opponent: built.result.opponent };
+      for (const side of SIDES) {
         // The dice groups must match these params before the faces are read.
-        const plan = await this.ctx.engine.call({ op: "dice", system: system.id, params: got.params, lang: lang() });
+        const plan = await this.ctx.engine.call({ op: "dice", system: system.id, params: request[side], lang: lang() });
         if (plan.ok) this.facesForms[side].setDiceGroups(plan.result.groups);
         const { params: faces, errors } = this.facesForms[side].collect({ withFaces: true });
         if (errors.length) {
@@ -232,51 +243,35 @@ export class OppositionPanel {
           this.facesForms[side].focusField(errors[0].field);
           return;
         }
-        Object.assign(got.params, faces);
+        request[side] = { ...request[side], ...faces };
+        const state = sides[side].character ? effortState(system, sides[side].character) : null;
+        if (state && request[side][state.param]) spend.push([sides[side].character, state]);
       }
-      sides[side] = got;
     }
-    this.busy = true;
-    try {
-      // d6 exceptional efforts asked by an entry are spent like in a quick roll.
-      const efforts = [];
-      for (const side of SIDES) {
-        if (!sides[side].character) continue;
-        const effort = await this.characters.effortFor(sides[side].character, sides[side].params);
-        if (!effort.ok) {
-          flash(this.error, `${sides[side].who.name} : ${effort.message}`, "error");
-          return;
-        }
-        efforts.push(effort);
-      }
-      const request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
-      const seed = this.ctx.takeSeed();
-      if (seed !== undefined && !this.physical) request.seed = seed;
-      const answer = await this.ctx.engine.call(request);
-      if (!answer.ok) {
-        const field = answer.error.field || "";
-        const [side, ...rest] = field.split(".");
-        const name = sides[side]?.who.name;
-        const form = side && this.physical ? this.facesForms[side] : null;
-        if (!(form && form.setError(rest.join("."), answer.error.message))) {
-          flash(this.error, name ? `${name} : ${answer.error.message}` : answer.error.message, "error");
-        }
-        return;
-      }
-      for (const effort of efforts) await effort.commit();
-      const names = { actor: sides.actor.who.name, opponent: sides.opponent.who.name };
-      const entry = entryFrom(request, answer.result, { actorWho: sides.actor.who, opponentWho: sides.opponent.who });
-      const view = renderOppose(system, answer.result, { names });
-      showRolled(this.result, view, {
-        announce: (text) => this.ctx.announce(text),
-        onLanded: () => {
-          this.ctx.history.add(entry);
-          this.ctx.recordLuck(entry, answer.result);
-        },
-      });
-      this.result.dataset.winner = answer.result.winner;
-    } finally {
-      this.busy = false;
+    const names = { actor: sides.actor.who.name, opponent: sides.opponent.who.name };
+    const done = await this.ctx.pipeline.roll(request, { actor: sides.actor.who, opponent: sides.opponent.who }, {
+      origin: "opposition",
+      physical: this.physical,
+      present: async ({ answer }) => {
+        // A sheet whose effort the engine spent comes back with the answer: stored.
+        for (const side of SIDES) if (answer.result[side]?.character) await this.characters.keepSpent(answer.result[side].character);
+        for (const [character, state] of spend) await this.characters.spendEffort(character, state);
+        const view = renderOppose(system, answer.result, { names });
+        this.result.dataset.winner = answer.result.winner;
+        return new Promise((resolve) => showRolled(this.result, view, { announce: (text) => this.ctx.announce(text), onLanded: resolve }));
+      },
+    });
+    if (done && !done.answer.ok) this.refused(done.answer.error, sides);
+  }
+
+  /** A refused opposition: the error by its faces field, else on the error line with the side's name. */
+  refused(error, sides) {
+    const field = error.field || "";
+    const [side, ...rest] = field.split(".");
+    const name = sides[side]?.who.name;
+    const form = side && this.physical ? this.facesForms[side] : null;
+    if (!(form && form.setError(rest.join("."), error.message))) {
+      flash(this.error, name ? `${name} : ${error.message}` : error.message, "error");
     }
   }
 }
