@@ -6,7 +6,11 @@
 // a tap elsewhere on the page, or scrolling the page on, closes it too (the tap does what it
 // would do). It never covers the tab bar nor the roll bar.
 //
-// Hooks: the stage carries data-roll-stage, its verdict data-verdict, and
+// The number rolled comes first, in the largest type: the engine answer's `headline` (both
+// sides' for an opposition, headline.js), in data-headline, before the verdict's words.
+//
+// Hooks: the stage carries data-roll-stage, its verdict data-verdict, its headline
+// data-headline, and
 // window.pyrules.shownFaces() returns the faces the stage's dice show (3D: read back from
 // each die's orientation), in the order of the result's `dice` list.
 
@@ -14,7 +18,8 @@ import { SUPPORTED } from "./dice-solids.js";
 import { createDie, setFace, tumble } from "./dice.js";
 import { onPrefs, prefs, savePrefs } from "../ui/dice-settings.js";
 import { h, prefersReducedMotion, s } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { onLangChange, t } from "../lib/i18n.js";
+import { headlineText } from "./headline.js";
 import { click, soundLog } from "./sound.js";
 import "./strings.js";
 
@@ -113,6 +118,7 @@ function build() {
     },
     { passive: true },
   );
+  onLangChange(() => current && drawHeadline(current));
   document.body.append(root);
   el = { root, dice: root.firstChild, verdict: root.children[1], sound, details, close };
   drawSound();
@@ -159,23 +165,33 @@ function showDetail() {
 
 // ------------------------------------------------------------------------------ playing
 
+/** The headline of the throw on the stage, in the current language (empty: none). */
+function drawHeadline(show) {
+  const text = headlineText(show.answer);
+  el.headline.textContent = text;
+  el.headline.hidden = !text;
+}
+
 /**
- * Play a throw on the stage. dice: [{sides, face, kind, side}] in the result's order;
- * verdict: a Node shown once they land; detail: the element "Détails" brings into view.
+ * Play a throw on the stage. dice: [{sides, face, kind, side, tags}] in the result's order;
+ * verdict: a Node shown once they land; detail: the element "Détails" brings into view;
+ * answer: the engine's answer (its `headline`s are the stage's headline; none: no headline).
  * Returns {skip(), done}; onDone runs once the dice have landed (at once without motion).
  */
-export function playStage({ dice, verdict, detail }, onDone) {
+export function playStage({ dice, verdict, detail, answer = null }, onDone) {
   if (!el) build();
   const active = document.activeElement;
   const returnFocus = current ? current.returnFocus : active && active !== document.body ? active : lastFocused;
   if (current) closeStage(false);
-  const show = { mode: "none", landed: false, returnFocus, detail, dice, closed: false };
+  const show = { mode: "none", landed: false, returnFocus, detail, dice, answer, closed: false };
   current = show;
   lastShown = show;
   place();
   el.root.hidden = false;
   el.root.dataset.state = "rolling";
-  el.verdict.replaceChildren(verdict || "");
+  el.headline = h("p", { class: "stage-headline", dataset: { headline: "" } });
+  drawHeadline(show);
+  el.verdict.replaceChildren(el.headline, verdict || "");
   el.verdict.setAttribute("aria-hidden", "true");
   el.details.hidden = !detail;
   el.details.textContent = t("stage.details");
@@ -316,9 +332,10 @@ export function stageMode() {
 
 /**
  * Drop-in for dice.js tumble(): tumbles the page's result card (view.dice) and plays the same
- * roll on the stage; onDone once both have landed. view: {element, dice, verdict}.
+ * roll on the stage; onDone once both have landed. view: {element, dice, verdict, answer?};
+ * answer: the engine's answer shown (the headline's numbers), view.answer by default.
  */
-export function playRoll(view, onDone) {
+export function playRoll(view, onDone, answer = view.answer ?? null) {
   let pageDone = false;
   let stageDone = false;
   const both = () => {
@@ -333,6 +350,7 @@ export function playRoll(view, onDone) {
       dice: view.dice.map((d) => ({ sides: d.sides, face: d.face, kind: d.kind, side: d.side })),
       verdict: view.verdict ? view.verdict() : null,
       detail: view.element,
+      answer,
     },
     () => {
       stageDone = true;
