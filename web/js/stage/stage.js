@@ -45,15 +45,47 @@ let dice3d = null; // the module, once imported
 let scene = null; // one DiceScene (one WebGL context) for every throw
 let failed3d = false;
 
-/** Import the 3D dice (three.js + cannon-es) ahead of the first throw; called once the engine is ready. */
+/**
+ * Import the 3D dice (three.js + cannon-es) ahead of the first throw, then warm the renderer
+ * up (every solid and shader compiled and drawn once, out of sight), so that the first throw
+ * is as quick as the next ones. Called once the engine is ready. Resolves the module (or null).
+ */
 export function preload3d() {
   if (prefs.mode !== "3d" || failed3d || !hasWebGL()) return Promise.resolve(null);
-  dice3d ??= import("./dice3d.js").catch((error) => {
-    failed3d = true;
-    console.warn("3D dice unavailable:", error);
-    return null;
-  });
+  dice3d ??= import("./dice3d.js")
+    .then(async (module) => {
+      try {
+        await sceneOf(module).warmUp(prefs.colour);
+        warmed = true;
+      } catch (error) {
+        console.warn("3D dice warm-up failed:", error);
+      }
+      return module;
+    })
+    .catch((error) => {
+      failed3d = true;
+      console.warn("3D dice unavailable:", error);
+      return null;
+    });
   return dice3d;
+}
+
+let warmed = false;
+
+/** The one DiceScene (created on first use), its canvas following the stage's size. */
+function sceneOf(module) {
+  if (scene) return scene;
+  const canvas = h("canvas", { class: "stage-canvas", "aria-hidden": "true" });
+  scene = new module.DiceScene(canvas);
+  if (typeof ResizeObserver !== "undefined") {
+    // Rotation, split view, a dice-size change: the view follows, never stretched.
+    new ResizeObserver(() => {
+      if (!canvas.isConnected || !canvas.clientWidth || !canvas.clientHeight) return;
+      const seen = scene.viewed;
+      if (!seen || seen.width !== canvas.clientWidth || seen.height !== canvas.clientHeight) scene.resize();
+    }).observe(canvas);
+  }
+  return scene;
 }
 
 // ------------------------------------------------------------------------------ the panel
@@ -173,7 +205,8 @@ function drawHeadline(show) {
 }
 
 /**
- * Play a throw on the stage. dice: [{sides, face, kind, side, tags}] in the result's order;
+ * Play a throw on the stage. dice: [{sides, face, rolled, kind, side, tags}] in the result's
+ * order (rolled: the face first rolled, shown in 3D when the final one is beyond the die);
  * verdict: a Node shown once they land; detail: the element "Détails" brings into view;
  * answer: the engine's answer (its `headline`s are the stage's headline; none: no headline).
  * Returns {skip(), done}; onDone runs once the dice have landed (at once without motion).
@@ -276,14 +309,10 @@ function drawFlat(show, dice, rolling) {
 async function throw3d(show, dice, skippedNow, onReady) {
   const module = await preload3d();
   if (!module || show.closed || skippedNow()) return false;
-  let canvas = scene ? scene.canvas : null;
   try {
-    if (!scene) {
-      canvas = h("canvas", { class: "stage-canvas", "aria-hidden": "true" });
-      el.dice.replaceChildren(canvas);
-      scene = new module.DiceScene(canvas);
-    } else el.dice.replaceChildren(canvas);
-    await scene.prepare(dice);
+    const scene = sceneOf(module);
+    el.dice.replaceChildren(scene.canvas);
+    await scene.prepare(dice, { colour: prefs.colour, size: prefs.size });
   } catch (error) {
     if (error instanceof module.Superseded) return false;
     console.warn("3D dice failed, 2D instead:", error);
@@ -330,6 +359,18 @@ export function stageMode() {
 
 // ------------------------------------------------------------------------------ page glue
 
+/** The engine's tags of a die drawn on the result card (its cell's data-tags), for the 3D looks. */
+function tagsOf(die) {
+  const cell = die && die.closest ? die.closest(".die-cell") : null;
+  return cell && cell.dataset.tags ? cell.dataset.tags.split(" ") : [];
+}
+
+/** The face a die drawn on the result card first rolled (its cell's data-rolled), or undefined. */
+function rolledOf(die) {
+  const cell = die && die.closest ? die.closest(".die-cell") : null;
+  return cell && cell.dataset.rolled ? Number(cell.dataset.rolled) : undefined;
+}
+
 /**
  * Drop-in for dice.js tumble(): tumbles the page's result card (view.dice) and plays the same
  * roll on the stage; onDone once both have landed. view: {element, dice, verdict, answer?};
@@ -347,7 +388,7 @@ export function playRoll(view, onDone, answer = view.answer ?? null) {
   });
   const stage = playStage(
     {
-      dice: view.dice.map((d) => ({ sides: d.sides, face: d.face, kind: d.kind, side: d.side })),
+      dice: view.dice.map((d) => ({ sides: d.sides, face: d.face, rolled: d.rolled ?? rolledOf(d.el), kind: d.kind, side: d.side, tags: d.tags ?? tagsOf(d.el) })),
       verdict: view.verdict ? view.verdict() : null,
       detail: view.element,
       answer,
@@ -369,4 +410,9 @@ export function playRoll(view, onDone, answer = view.answer ?? null) {
   };
 }
 
-export const testHooks = { soundLog, prefs, stageMode };
+/** The 3D scene (null before the first 3D throw or warm-up) and whether it was warmed up. */
+function scene3d() {
+  return { scene, warmed };
+}
+
+export const testHooks = { soundLog, prefs, stageMode, scene3d };
