@@ -14,79 +14,21 @@
 // window.pyrules.shownFaces() returns the faces the stage's dice show (3D: read back from
 // each die's orientation), in the order of the result's `dice` list.
 
-import { SUPPORTED } from "./dice-solids.js";
 import { createDie, setFace, tumble } from "./dice.js";
 import { onPrefs, prefs, savePrefs } from "../ui/dice-settings.js";
 import { h, prefersReducedMotion, s } from "../lib/dom.js";
 import { onLangChange, t } from "../lib/i18n.js";
 import { headlineText } from "./headline.js";
 import { click, soundLog } from "./sound.js";
+export { preload3d } from "./stage3d.js";
+import { awake } from "./wake.js";
+import { can3d, preload3d, scene3d, throw3d } from "./stage3d.js";
 import "./strings.js";
-
-let webgl = null;
-function hasWebGL() {
-  if (webgl === null) {
-    try {
-      const canvas = document.createElement("canvas");
-      webgl = Boolean(canvas.getContext("webgl2") || canvas.getContext("webgl"));
-    } catch {
-      webgl = false;
-    }
-  }
-  return webgl;
-}
 
 onPrefs(() => {
   drawSound();
   preload3d();
 });
-
-let dice3d = null; // the module, once imported
-let scene = null; // one DiceScene (one WebGL context) for every throw
-let failed3d = false;
-
-/**
- * Import the 3D dice (three.js + cannon-es) ahead of the first throw, then warm the renderer
- * up (every solid and shader compiled and drawn once, out of sight), so that the first throw
- * is as quick as the next ones. Called once the engine is ready. Resolves the module (or null).
- */
-export function preload3d() {
-  if (prefs.mode !== "3d" || failed3d || !hasWebGL()) return Promise.resolve(null);
-  dice3d ??= import("./dice3d.js")
-    .then(async (module) => {
-      try {
-        await sceneOf(module).warmUp(prefs.colour);
-        warmed = true;
-      } catch (error) {
-        console.warn("3D dice warm-up failed:", error);
-      }
-      return module;
-    })
-    .catch((error) => {
-      failed3d = true;
-      console.warn("3D dice unavailable:", error);
-      return null;
-    });
-  return dice3d;
-}
-
-let warmed = false;
-
-/** The one DiceScene (created on first use), its canvas following the stage's size. */
-function sceneOf(module) {
-  if (scene) return scene;
-  const canvas = h("canvas", { class: "stage-canvas", "aria-hidden": "true" });
-  scene = new module.DiceScene(canvas);
-  if (typeof ResizeObserver !== "undefined") {
-    // Rotation, split view, a dice-size change: the view follows, never stretched.
-    new ResizeObserver(() => {
-      if (!canvas.isConnected || !canvas.clientWidth || !canvas.clientHeight) return;
-      const seen = scene.viewed;
-      if (!seen || seen.width !== canvas.clientWidth || seen.height !== canvas.clientHeight) scene.resize();
-    }).observe(canvas);
-  }
-  return scene;
-}
 
 // ------------------------------------------------------------------------------ the panel
 
@@ -246,7 +188,7 @@ export function playStage({ dice, verdict, detail, answer = null }, onDone) {
     onDone();
   };
   const mode = prefersReducedMotion() ? "none" : prefs.mode;
-  const use3d = mode === "3d" && !failed3d && hasWebGL() && dice.length > 0 && dice.every((d) => SUPPORTED.has(d.sides));
+  const use3d = mode === "3d" && can3d(dice);
   if (mode === "none" || dice.length === 0) {
     drawFlat(show, dice, false);
     land();
@@ -269,7 +211,7 @@ export function playStage({ dice, verdict, detail, answer = null }, onDone) {
     if (!show.closed) drawFlat(show, dice, false); // not simulated yet: the 2D faces, at once
     land();
   };
-  throw3d(show, dice, () => skipped, () => {
+  throw3d(show, el.dice, () => skipped, () => {
     ready = true;
   })
     .then((ok) => {
@@ -303,45 +245,6 @@ function drawFlat(show, dice, rolling) {
   show.scene = null;
   el.dice.replaceChildren(h("div", { class: ["stage-tray", dice.length > 12 ? "is-many" : ""] }, animated.map((d) => d.el)));
   return animated;
-}
-
-/** The 3D throw; resolves true once landed (or skipped), false when 3D could not be used. */
-async function throw3d(show, dice, skippedNow, onReady) {
-  const module = await preload3d();
-  if (!module || show.closed || skippedNow()) return false;
-  try {
-    const scene = sceneOf(module);
-    el.dice.replaceChildren(scene.canvas);
-    await scene.prepare(dice, { colour: prefs.colour, size: prefs.size });
-  } catch (error) {
-    if (error instanceof module.Superseded) return false;
-    console.warn("3D dice failed, 2D instead:", error);
-    failed3d = true;
-    return false;
-  }
-  if (show.closed || skippedNow()) return false; // skipped meanwhile: the 2D faces are shown
-  show.scene = scene;
-  onReady();
-  const frames = scene.length;
-  const rate = Math.max(1, frames / 60); // the whole throw in 1 s at most
-  const impacts = scene.impacts.slice();
-  return new Promise((resolve) => {
-    let start = null;
-    let shown = -1;
-    const frame = (now) => {
-      if (show.closed) return resolve(false);
-      start ??= now;
-      const k = skippedNow() ? frames - 1 : Math.min(frames - 1, ((now - start) / 1000) * 60 * rate);
-      scene.draw(k);
-      if (prefs.sound) {
-        for (const hit of impacts) if (hit.step > shown && hit.step <= k) click(Math.min(1, hit.speed / 20));
-      }
-      shown = k;
-      if (k >= frames - 1) resolve(true);
-      else requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
 }
 
 /** The faces the stage's dice show now, in the order of the result's dice list. */
@@ -410,9 +313,4 @@ export function playRoll(view, onDone, answer = view.answer ?? null) {
   };
 }
 
-/** The 3D scene (null before the first 3D throw or warm-up) and whether it was warmed up. */
-function scene3d() {
-  return { scene, warmed };
-}
-
-export const testHooks = { soundLog, prefs, stageMode, scene3d };
+export const testHooks = { soundLog, prefs, stageMode, scene3d, awake };
