@@ -42,6 +42,17 @@ if (typeof document !== "undefined") {
     if (!el || !el.root.contains(event.target)) lastFocused = event.target;
   });
 }
+if (typeof document !== "undefined") {
+  // The skip link (index.html, first in the tab order) focuses « Lancer » itself.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest ? event.target.closest("a[data-skip-to]") : null;
+    const target = link && document.getElementById(link.dataset.skipTo);
+    if (!target) return;
+    event.preventDefault();
+    target.scrollIntoView({ block: "nearest" });
+    target.focus();
+  });
+}
 let current = null; // the throw on the stage: {mode, landed, returnFocus, detail, flat, scene}
 let lastShown = null; // the last throw, still answering shownFaces() once the stage is closed
 
@@ -67,6 +78,16 @@ function build() {
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && current && current.landed) closeStage(true);
+    // Tab stays among the stage's buttons while it is open.
+    if (event.key === "Tab" && current && current.landed && el.root.contains(document.activeElement)) {
+      const buttons = [...el.root.querySelectorAll("button")].filter((b) => !b.hidden && !b.disabled);
+      const at = buttons.indexOf(document.activeElement);
+      const next = buttons[(at + (event.shiftKey ? -1 : 1) + buttons.length) % buttons.length];
+      if (next) {
+        event.preventDefault();
+        next.focus();
+      }
+    }
   });
   // A tap elsewhere closes the stage and goes on to what was tapped.
   document.addEventListener(
@@ -184,6 +205,8 @@ export function playStage({ dice, verdict, detail, answer = null }, onDone) {
       el.root.dataset.state = "landed";
       el.root.dataset.mode = show.mode;
       el.verdict.removeAttribute("aria-hidden");
+      // Focus goes into the stage's buttons while it is open (closing gives it back).
+      if (!el.root.contains(document.activeElement)) el.close.focus({ preventScroll: true });
     }
     onDone();
   };
@@ -275,8 +298,8 @@ function rolledOf(die) {
 }
 
 /**
- * Drop-in for dice.js tumble(): tumbles the page's result card (view.dice) and plays the same
- * roll on the stage; onDone once both have landed. view: {element, dice, verdict, answer?};
+ * Drop-in for dice.js tumble(): plays the roll of the page's result card (view.dice) on the
+ * stage; onDone once it has landed. view: {element, dice, verdict, answer?};
  * answer: the engine's answer shown (the headline's numbers), view.answer by default.
  */
 export function playRoll(view, onDone, answer = view.answer ?? null) {
@@ -285,10 +308,10 @@ export function playRoll(view, onDone, answer = view.answer ?? null) {
   const both = () => {
     if (pageDone && stageDone) onDone();
   };
-  const page = tumble(view.dice, () => {
-    pageDone = true;
-    both();
-  });
+  // The card's dice do not tumble under the stage: they show their faces once it has landed
+  // (the card is hidden until then, see result.css .is-rolling).
+  const page = { skip: () => {} };
+  pageDone = true;
   const stage = playStage(
     {
       dice: view.dice.map((d) => ({ sides: d.sides, face: d.face, rolled: d.rolled ?? rolledOf(d.el), kind: d.kind, side: d.side, tags: d.tags ?? tagsOf(d.el) })),

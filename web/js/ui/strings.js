@@ -113,6 +113,7 @@ addStrings({
     "dice.colour.purple": "Violet",
     "dice.colour.black": "Noir",
     "dice.awake": "Garder l’écran allumé",
+    "skip.roll": "Aller à « Lancer »",
     // qr.js
     "qr.label": "Code QR du lien de ce jet",
     "qr.hint": "À scanner avec l’appareil photo d’un autre téléphone ou d’une autre tablette : il ouvre le même jet.",
@@ -225,6 +226,7 @@ addStrings({
     "dice.colour.purple": "Purple",
     "dice.colour.black": "Black",
     "dice.awake": "Keep the screen on",
+    "skip.roll": "Skip to “Roll”",
     // qr.js
     "qr.label": "QR code of this roll's link",
     "qr.hint": "Scan it with another phone's or tablet's camera: it opens the same roll.",
