@@ -211,35 +211,34 @@ export class DiceScene {
   /**
    * Compile and draw once, out of sight and in slices, every solid and every program a throw
    * may need (plain, dimmed, exploded; Flame kinds; the opponent's colour): the first throw
-   * then pays no shader compilation nor texture upload. Resolves once done.
+   * then pays no shader compilation nor texture upload, the likeliest dice first. stop(): true
+   * once a throw has begun (the warm-up then ends at once). Resolves true once all is done.
    */
-  async warmUp(colour = "ivory") {
+  async warmUp(colour = "ivory", stop = () => false) {
     const own = DICE_COLOURS[colour] ? colour : "ivory";
     const other = opponentColour(own);
-    const combos = [];
-    for (const sides of SUPPORTED) {
-      for (const role of sides === 100 ? ["tens", "units"] : ["face"]) combos.push([sides, role, "normal", own, null, "plain"]);
-    }
-    combos.push([6, "face", "flame", own, null, "plain"], [6, "face", "black_flame", own, null, "plain"], [6, "face", "normal", other, null, "plain"]);
-    combos.push([6, "face", "normal", own, null, "dim"], [6, "face", "normal", own, null, "burst"], [6, "face", "flame", other, other, "plain"]);
+    // The likeliest first throws first: d6 (pool, d6), then d10 and d100, then the others.
+    const combos = [[6, "face", "normal", own, null, "plain"], [6, "face", "flame", own, null, "plain"], [6, "face", "black_flame", own, null, "plain"]];
+    combos.push([10, "face", "normal", own, null, "plain"], [100, "tens", "normal", own, null, "plain"], [100, "units", "normal", own, null, "plain"]);
+    for (const sides of [8, 12, 20, 4]) combos.push([sides, "face", "normal", own, null, "plain"]);
+    combos.push([6, "face", "normal", other, null, "plain"], [6, "face", "normal", own, null, "dim"], [6, "face", "normal", own, null, "burst"], [6, "face", "flame", other, other, "plain"]);
     const warm = new THREE.Scene();
     warm.add(...this.scene.children.filter((c) => c.isLight).map((light) => light.clone()));
-    for (let i = 0; i < combos.length; i += 4) {
-      const group = combos.slice(i, i + 4).map(([sides, ...rest]) => {
-        const sh = shape(sides);
-        const mat = material(sh, ...rest);
-        this.renderer.initTexture(mat.map);
-        const mesh = new THREE.Mesh(geometry(sh), mat);
-        mesh.frustumCulled = false;
-        return mesh;
-      });
-      warm.add(...group);
+    for (const [sides, ...rest] of combos) {
+      if (stop()) return false;
+      const sh = shape(sides);
+      const mat = material(sh, ...rest);
+      this.renderer.initTexture(mat.map);
+      const mesh = new THREE.Mesh(geometry(sh), mat);
+      mesh.frustumCulled = false;
+      warm.add(mesh);
       this.renderer.compile(warm, this.camera);
       this.renderer.render(warm, this.camera);
-      warm.remove(...group);
+      warm.remove(mesh);
       await new Promise((resolve) => setTimeout(resolve));
     }
     this.renderer.clear();
+    return true;
   }
 
   dispose() {

@@ -34,13 +34,14 @@ export function preload3d() {
   keepAwake(); // the app is ready: the screen stays awake from now on (setting)
   if (prefs.mode !== "3d" || failed3d || !hasWebGL()) return Promise.resolve(null);
   dice3d ??= import("./dice3d.js")
-    .then(async (module) => {
-      try {
-        await sceneOf(module).warmUp(prefs.colour);
-        warmed = true;
-      } catch (error) {
-        console.warn("3D dice warm-up failed:", error);
-      }
+    .then((module) => {
+      // Warmed up in the background: a throw that comes first stops it and goes on at once.
+      sceneOf(module)
+        .warmUp(prefs.colour, () => throwing)
+        .then((done) => {
+          warmed = done;
+        })
+        .catch((error) => console.warn("3D dice warm-up failed:", error));
       return module;
     })
     .catch((error) => {
@@ -52,6 +53,7 @@ export function preload3d() {
 }
 
 let warmed = false;
+let throwing = false; // a throw has begun: the warm-up, if still running, stops
 
 /** The one DiceScene (created on first use), its canvas following the stage's size. */
 function sceneOf(module) {
@@ -80,6 +82,7 @@ export function can3d(dice) {
  */
 export async function throw3d(show, box, skippedNow, onReady) {
   const { dice } = show;
+  throwing = true;
   const module = await preload3d();
   if (!module || show.closed || skippedNow()) return false;
   try {
