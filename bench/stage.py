@@ -33,11 +33,15 @@ LATER = 5
 
 ARM = """() => {
   window.__landedAt = null;
+  window.__rollingAt = null;
   window.__tapAt = null;
   document.getElementById('roll-button').addEventListener(
     'click', () => { window.__tapAt = performance.now(); }, { once: true, capture: true });
   new MutationObserver((records, observer) => {
     const stage = document.querySelector('[data-roll-stage]');
+    if (window.__tapAt !== null && stage && stage.dataset.state === 'rolling') {
+      window.__rollingAt ??= performance.now();
+    }
     if (window.__tapAt !== null && stage && stage.dataset.state === 'landed') {
       window.__landedAt = performance.now();
       observer.disconnect();
@@ -59,12 +63,13 @@ def throw(page: Any) -> dict[str, Any]:
     page.click("#roll-button")
     page.wait_for_function("() => window.__landedAt !== null", timeout=TIMEOUT_MS)
     ms = page.evaluate("() => window.__landedAt - window.__tapAt")
+    answer = page.evaluate("() => (window.__rollingAt ?? window.__landedAt) - window.__tapAt")
     mode = page.get_attribute("[data-roll-stage]", "data-mode")
     if mode != "3d":
         raise RuntimeError(f"the stage drew the dice in {mode}, not 3d")
     page.keyboard.press("Escape")
     page.wait_for_selector("[data-roll-stage]", state="hidden")
-    return {"ms": float(ms), "warmed": bool(warmed)}
+    return {"ms": float(ms), "answer": float(answer), "warmed": bool(warmed)}
 
 
 def round_(browser: Any, url: str, dice: int, warm: bool) -> dict[str, Any]:
@@ -116,8 +121,10 @@ def main() -> int:
                 later = [t["ms"] for t in row["later"]]
                 print(
                     f"round {n + 1}, first tap {'once warmed up' if warm else 'at ready'}: "
-                    f"first {row['first']['ms']:.0f} ms (warmed: {row['first']['warmed']}), "
-                    "later " + ", ".join(f"{v:.0f}" for v in later) + " ms; first / median "
+                    f"first {row['first']['ms']:.0f} ms (answer and stage open after "
+                    f"{row['first']['answer']:.0f} ms; warmed: {row['first']['warmed']}), later "
+                    + ", ".join(f"{t['ms']:.0f} ({t['answer']:.0f})" for t in row["later"])
+                    + " ms; first / median "
                     f"later = {row['first']['ms'] / statistics.median(later):.2f}",
                     flush=True,
                 )

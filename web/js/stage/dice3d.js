@@ -209,7 +209,8 @@ export class DiceScene {
   }
 
   /**
-   * Compile and draw once, out of sight and in slices, every solid and every program a throw
+   * Simulate a short throw (the physics' cold start), then compile and draw once, out of sight
+   * and in slices, every solid and every program a throw
    * may need (plain, dimmed, exploded; Flame kinds; the opponent's colour): the first throw
    * then pays no shader compilation nor texture upload, the likeliest dice first. stop(): true
    * once a throw has begun (the warm-up then ends at once). Resolves true once all is done.
@@ -222,6 +223,20 @@ export class DiceScene {
     combos.push([10, "face", "normal", own, null, "plain"], [100, "tens", "normal", own, null, "plain"], [100, "units", "normal", own, null, "plain"]);
     for (const sides of [8, 12, 20, 4]) combos.push([sides, "face", "normal", own, null, "plain"]);
     combos.push([6, "face", "normal", other, null, "plain"], [6, "face", "normal", own, null, "dim"], [6, "face", "normal", own, null, "burst"], [6, "face", "flame", other, other, "plain"]);
+    // The physics too: a first simulation runs cold (1–2 s on a busy machine), so one short
+    // throw of every solid is simulated here, in slices, and thrown away.
+    const stopped = new Error("stopped");
+    const pause = async () => {
+      await new Promise((resolve) => setTimeout(resolve));
+      if (stop()) throw stopped;
+    };
+    try {
+      const bodies = [6, 6, 6, 10, 10, 8, 12, 20, 4].map((sides) => ({ sides }));
+      await simulate(bodies, { wide: 12, depth: 8, rng: seededRandom(1), slice: 8, pause });
+    } catch (error) {
+      if (error === stopped) return false;
+      throw error;
+    }
     const warm = new THREE.Scene();
     warm.add(...this.scene.children.filter((c) => c.isLight).map((light) => light.clone()));
     for (const [sides, ...rest] of combos) {

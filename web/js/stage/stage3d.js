@@ -36,12 +36,24 @@ export function preload3d() {
   dice3d ??= import("./dice3d.js")
     .then((module) => {
       // Warmed up in the background: a throw that comes first stops it and goes on at once.
-      sceneOf(module)
+      // The canvas is laid out (a speck in a corner, nearly transparent) while it warms up:
+      // the browser's first compositing of a WebGL canvas is part of the cold start too.
+      const scene = sceneOf(module);
+      if (!scene.canvas.isConnected) {
+        scene.canvas.classList.add("is-warming");
+        document.body.append(scene.canvas);
+      }
+      const done = () => {
+        scene.canvas.classList.remove("is-warming");
+        if (scene.canvas.parentNode === document.body) scene.canvas.remove();
+      };
+      scene
         .warmUp(prefs.colour, () => throwing)
-        .then((done) => {
-          warmed = done;
+        .then((all) => {
+          warmed = all;
         })
-        .catch((error) => console.warn("3D dice warm-up failed:", error));
+        .catch((error) => console.warn("3D dice warm-up failed:", error))
+        .finally(done);
       return module;
     })
     .catch((error) => {
