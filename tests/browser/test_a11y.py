@@ -172,3 +172,19 @@ def test_the_skip_link_reaches_lancer(new_app: Any, site: str, width: int, heigh
     # And in English.
     page.click("button[data-lang=en]")
     assert page.text_content(".skip-link") == "Skip to “Roll”"
+
+
+def test_the_stage_s_words_follow_the_language_switch(new_app: Any, site: str) -> None:
+    app = new_app(site)
+    app.open()
+    page = app.page
+    app.set_seed(1)
+    app.roll()
+    page.wait_for_selector(LANDED)
+    stage = "[data-roll-stage]"
+    assert page.get_attribute(stage, "aria-label") == "Lancer de dés"
+    page.click("button[data-lang=en]")
+    assert page.get_attribute(stage, "aria-label") == "Dice roll"
+    assert page.get_attribute(f"{stage} .stage-close", "aria-label") == "Close"
+    assert page.text_content(f"{stage} .stage-details") == "Details"
+    assert page.get_attribute("#stage-sound", "aria-label") == "Dice sound: muted"

@@ -113,7 +113,14 @@ function build() {
     },
     { passive: true },
   );
-  onLangChange(() => current && drawHeadline(current));
+  onLangChange(() => {
+    // The stage's own words follow the language switch, open or not.
+    root.setAttribute("aria-label", t("stage.label"));
+    close.setAttribute("aria-label", t("stage.close"));
+    details.textContent = t("stage.details");
+    drawSound();
+    if (current) drawHeadline(current);
+  });
   document.body.append(root);
   el = { root, dice: root.firstChild, verdict: root.children[1], sound, details, close };
   drawSound();
