@@ -68,19 +68,23 @@ def set_pool(app: App, **values: int) -> None:
     app.settle()
 
 
-# Watches the result area from before a roll: at the first change that shows tumbling dice
-# it notes what the page shows then (in the same task as the roll's drawing, before any
-# animation frame), then every set of faces until the card lands. `skip` ("key" | "tap")
-# sends that input right at that first moment and notes whether the card landed at once.
+# Watches the page from before a roll: at the first change that shows tumbling dice on the
+# roll stage (2D here) it notes what the page shows then (in the same task as the roll's
+# drawing, before any animation frame), then every set of the stage's faces until the card
+# lands, and whether the card's own dice ever tumbled (they must not: the stage plays the
+# roll, the card waits under it). `skip` ("key" | "tap") sends that input right at that
+# first moment and notes whether the card landed at once.
 # Read the record with RECORD once `done` is true: nothing here depends on how fast frames come.
 WATCH_ROLL = """
 (skip) => {
   const area = document.getElementById('result');
-  const faces = () => [...area.querySelectorAll('.die')].map((d) => d.dataset.face).join(',');
-  const record = { first: null, samples: [], done: false, landedAtOnce: null };
+  const stageDice = () => document.querySelectorAll('[data-roll-stage] .die');
+  const faces = () => [...stageDice()].map((d) => d.dataset.face).join(',');
+  const record = { first: null, samples: [], done: false, landedAtOnce: null, cardTumbled: false };
   window.__roll = record;
   const observer = new MutationObserver(() => {
-    const tumbling = area.querySelectorAll('.die.tumbling');
+    const tumbling = document.querySelectorAll('[data-roll-stage] .die.tumbling');
+    if (area.querySelector('.die.tumbling')) record.cardTumbled = true;
     if (record.first === null && tumbling.length) {
       const badge = area.querySelector('.tier-badge--big');
       record.first = {
@@ -96,13 +100,14 @@ WATCH_ROLL = """
       }
       if (skip) record.landedAtOnce = !!area.querySelector('.result-card.is-landed');
     }
-    if (record.first !== null) record.samples.push(faces());
+    if (record.first === null) return; // (the last roll's card is still landed until then)
+    record.samples.push(faces());
     if (area.querySelector('.result-card.is-landed')) {
       record.done = true;
       observer.disconnect();
     }
   });
-  observer.observe(area, { subtree: true, childList: true, attributes: true });
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true });
 }
 """
 RECORD = "() => window.__roll"
@@ -136,6 +141,7 @@ def test_dice_tumble_then_land_on_the_engine_faces(app: App) -> None:
     # The tier stays hidden while the dice roll.
     assert first["badge"] == "hidden"
     assert len(set(record["samples"])) >= 3, "faces should cycle while the dice tumble"
+    assert record["cardTumbled"] is False, "the card's dice tumbled under the stage"
     assert page.locator("#result .result-card.is-landed").count() == 1
     assert faces(app) == [d["final"] for d in expected["dice"]]
     assert page.locator("#result .die.tumbling").count() == 0

@@ -58,7 +58,8 @@ function renderFighter(cv, p, index) {
     return button;
   };
   const list = cv.fight.participants;
-  const unarmed = tool("fighter-unarmed", t(p.unarmed ? "combat.unarmedShort" : "combat.armedShort"), t("combat.unarmedLabel", { name: p.name }), () => cv.toggleUnarmed(p));
+  const shown = t(p.unarmed ? "combat.unarmedShort" : "combat.armedShort"); // in the name too (WCAG 2.5.3)
+  const unarmed = tool("fighter-unarmed", shown, t("combat.unarmedLabel", { name: p.name, shown }), () => cv.toggleUnarmed(p));
   unarmed.setAttribute("aria-pressed", String(p.unarmed));
   return h(
     "li",

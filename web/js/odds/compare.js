@@ -6,12 +6,28 @@
 // or a choice is set outright.
 
 import { h } from "../lib/dom.js";
-import { formatNumber, pick, t } from "../lib/i18n.js";
+import { addStrings, formatNumber, pick, t } from "../lib/i18n.js";
 import { formatPercent } from "./odds.js";
 import { outcomeIcon, outcomeInfo, paint } from "../widgets/outcomes.js";
 import "./strings.js";
 
 const SIDES = ["a", "b"];
+
+addStrings({
+  fr: { "compare.effect.helps": "(favorable)", "compare.effect.hurts": "(défavorable)" },
+  en: { "compare.effect.helps": "(helps)", "compare.effect.hurts": "(hurts)" },
+});
+
+/**
+ * Whether a difference p (B − A) in the chance of an outcome helps the roller: more chance
+ * of an outcome the engine counts as a success helps, more chance of a failure hurts (and
+ * less of it helps). success: the outcome's `success` in the engine's description (the
+ * "chance of success" row: true). Returns "helps", "hurts" or "same".
+ */
+export function effect(success, p) {
+  if (!Number.isFinite(p) || p === 0) return "same";
+  return p > 0 === Boolean(success) ? "helps" : "hurts";
+}
 
 /** "+2,4 pts": a difference of chances in percentage points, signed. */
 function points(p) {
@@ -194,12 +210,18 @@ export class ComparePanel {
     const system = this.system;
     const head = h("tr", {}, h("th", { scope: "col", text: t("compare.tier") }), h("th", { scope: "col", text: "A" }), h("th", { scope: "col", text: "B" }), h("th", { scope: "col", text: t("compare.diff") }));
     const cell = (row, id) => h("td", { title: row.exact[id], text: formatPercent(row.probabilities[id]) });
-    const diffCell = (exact, p) => h("td", { class: ["compare-diff", p > 0 ? "is-up" : p < 0 ? "is-down" : ""], title: exact, dataset: { exact }, text: exact === "0" ? "=" : points(p) });
+    // Green when the difference helps the roller, red when it hurts (not by its sign).
+    const diffCell = (exact, p, success) => {
+      const how = exact === "0" ? "same" : effect(success, p);
+      const td = h("td", { class: ["compare-diff", `is-${how}`], title: exact, dataset: { exact, effect: how }, text: exact === "0" ? "=" : points(p) });
+      if (how !== "same") td.append(" ", h("span", { class: "visually-hidden", text: t(`compare.effect.${how}`) }));
+      return td;
+    };
     const rows = system.outcomes.map((o) => {
       const info = outcomeInfo(system, o.id);
       const tr = h("tr", { dataset: { outcome: o.id } },
         h("th", { scope: "row" }, h("span", { class: "compare-tier" }, outcomeIcon(info.icon), h("span", { text: info.label }))),
-        cell(result.a, o.id), cell(result.b, o.id), diffCell(result.difference[o.id], result.difference_probabilities[o.id]));
+        cell(result.a, o.id), cell(result.b, o.id), diffCell(result.difference[o.id], result.difference_probabilities[o.id], o.success));
       paint(tr, info);
       return tr;
     });
@@ -207,7 +229,7 @@ export class ComparePanel {
       h("th", { scope: "row", text: t("compare.success") }),
       h("td", { title: result.a.success, text: formatPercent(result.a.success_probability) }),
       h("td", { title: result.b.success, text: formatPercent(result.b.success_probability) }),
-      diffCell(result.success_difference, result.success_difference_probability));
+      diffCell(result.success_difference, result.success_difference_probability, true));
     this.table.replaceChildren(h("thead", {}, head), h("tbody", {}, ...rows, success));
     const d = result.success_difference_probability;
     this.verdict.textContent = result.success_difference === "0" ? t("compare.same")

@@ -1,103 +1,57 @@
-// 3D dice: cannon-es throws them, three.js draws them. Loaded with a dynamic import once the
-// engine is ready (stage.js), so the boot never pays for it.
+// 3D dice: cannon-es throws them (dice-physics.js), three.js draws them (looks: dice-look.js).
+// Loaded with a dynamic import once the engine is ready (stage.js), which then warms the
+// renderer up (warmUp: every solid and look compiled and drawn once), so the first throw
+// is as quick as the next ones.
 //
-// How the dice land on the engine's faces: the whole throw is simulated first (in slices of
-// a few ms, so no main-thread task grows long), then, for each die, we find which face ended
-// up on top and the rotation S among the die's own symmetries that brings the engine's face
-// to that place. The die is drawn with orientation q(t)·S all along: S maps the solid onto
-// itself, so its path and bounces are exactly the simulated ones, and it settles with the
-// engine's face up. The face shown is then read back from the final orientation (which
-// reading direction points up), never copied from the engine's answer.
+// How the dice land on the engine's faces: the whole throw is simulated first, then, for each
+// die, we find which face ended up on top and the rotation S among the die's own symmetries
+// that brings the engine's face to that place. The die is drawn with orientation q(t)·S all
+// along: S maps the solid onto itself, so its path and bounces are exactly the simulated
+// ones, and it settles with the engine's face up. The face shown is then read back from the
+// final orientation (which reading direction points up), never copied from the engine's answer.
+//
+// Size: the tray is cut to the stage's shape and the number of dice, so that a die is about
+// 40 % of the stage's smaller side when alone (times the dice-size setting) and shrinks
+// only as many dice need the room. The camera follows the stage's size (resize(): rotation,
+// split view) and always shows the whole tray, never stretched.
 
-import * as CANNON from "../../vendor/cannon-es.js";
 import * as THREE from "../../vendor/three.module.js";
-import { readIndex, shape, symmetry } from "./dice-solids.js";
+import { lookOf, material, opponentColour } from "./dice-look.js";
+import { DICE_COLOURS } from "../ui/dice-settings.js";
+import { readIndex, shape, SUPPORTED, symmetry } from "./dice-solids.js";
+import { seededRandom, simulate } from "./dice-physics.js";
 
-const STEP = 1 / 60;
-const MAX_STEPS = 150;
 const SLICE_MS = 12;
+const FOV = 24; // narrow: the dice seen nearly from above, their top faces square to the eye
+const ROOM = 6.5; // tray area per die (world units²): room to roll
+const SPAN = 1.3; // a die's width on the tray (world units: a d6's edge is 1.24)
+const SIZES = { small: 0.8, medium: 1, large: 1.25 };
 
-function labelText(sides, role, index) {
-  if (role === "tens") return `${index}0`;
-  if (role === "units") return String(index);
-  return String(index + 1);
+/**
+ * The face a solid can show for a die: the engine's final face, or, when that is beyond the
+ * die (an exploded die whose final adds the next throw), the face it rolled.
+ */
+export function faceOnSolid(die) {
+  const top = die.sides;
+  const fits = (n) => Number.isInteger(n) && n >= 1 && n <= top;
+  if (fits(die.face)) return die.face;
+  return fits(die.rolled) ? die.rolled : Math.min(top, Math.max(1, Math.round(Number(die.face) || 1)));
 }
 
-// Colours by kind, and the border of the opponent's dice in an opposition.
-const SCHEMES = {
-  normal: { body: "#f4efe2", ink: "#1b2133" },
-  flame: { body: "#f0a020", ink: "#3b1d00" },
-  black_flame: { body: "#1e1a24", ink: "#ffb84d" },
-};
-const OPPONENT_EDGE = "#2f6fd6";
-
-const MATERIALS = new Map();
-
-function material(sh, sides, role, kind, side) {
-  const key = `${sh.key}:${role}:${kind}:${side}`;
-  if (MATERIALS.has(key)) return MATERIALS.get(key);
-  const scheme = SCHEMES[kind] || SCHEMES.normal;
-  const { cols, rows } = sh;
-  const cell = 128;
-  const canvas = document.createElement("canvas");
-  canvas.width = cols * cell;
-  canvas.height = rows * cell;
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = scheme.body;
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  sh.faces.forEach((face, f) => {
-    const px = (p) => [p[0] * canvas.width, (1 - p[1]) * canvas.height];
-    const corners = sh.uv[f].map(px);
-    const centre = corners.reduce((acc, p) => [acc[0] + p[0] / corners.length, acc[1] + p[1] / corners.length], [0, 0]);
-    if (side === "opponent") {
-      ctx.strokeStyle = OPPONENT_EDGE;
-      ctx.lineWidth = 10;
-      ctx.beginPath();
-      corners.forEach((p, i) => (i ? ctx.lineTo(...p) : ctx.moveTo(...p)));
-      ctx.closePath();
-      ctx.stroke();
-    }
-    ctx.fillStyle = scheme.ink;
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    if (sh.key === 4) {
-      face.ids.forEach((vid, i) => {
-        const [cx, cy] = corners[i];
-        const x = centre[0] + (cx - centre[0]) * 0.55;
-        const y = centre[1] + (cy - centre[1]) * 0.55;
-        ctx.save();
-        ctx.translate(x, y);
-        ctx.rotate(Math.atan2(cx - centre[0], -(cy - centre[1])));
-        ctx.font = "bold 30px sans-serif";
-        ctx.fillText(labelText(sides, role, vid), 0, 0);
-        ctx.restore();
-      });
-    } else if (sh.key === 6 && role === "face") {
-      pips(ctx, centre, f + 1, cell * 0.2);
+/** Expand the result's dice into 3D bodies: a d100 is two d10 (tens 00–90, units 0–9). */
+function bodiesFor(list) {
+  const out = [];
+  const dice = list.map((die) => ({ ...die, face: faceOnSolid(die) }));
+  dice.forEach((die, index) => {
+    const common = { index, kind: die.kind, side: die.side || "actor", look: lookOf(die.tags) };
+    if (die.sides === 100) {
+      out.push({ ...common, sides: 100, role: "tens", target: Math.floor((die.face % 100) / 10) });
+      out.push({ ...common, sides: 100, role: "units", target: die.face % 10 });
     } else {
-      const text = labelText(sides, role, f);
-      ctx.font = `bold ${sh.faces.length > 12 ? 34 : text.length > 1 ? 44 : 54}px sans-serif`;
-      ctx.fillText(text, centre[0], centre[1]);
-      if (text === "6" || text === "9") ctx.fillRect(centre[0] - 12, centre[1] + 24, 24, 4);
+      out.push({ ...common, sides: die.sides, role: "face", target: die.face - 1 });
     }
   });
-  const texture = new THREE.CanvasTexture(canvas);
-  texture.colorSpace = THREE.SRGBColorSpace;
-  texture.anisotropy = 4;
-  const mat = new THREE.MeshPhongMaterial({ map: texture, flatShading: true, shininess: 50, specular: 0x333333 });
-  MATERIALS.set(key, mat);
-  return mat;
-}
-
-function pips(ctx, [x, y], n, step) {
-  const spots = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]] };
-  spots[5] = [...spots[4], [0, 0]];
-  spots[6] = [...spots[4], [-1, 0], [1, 0]];
-  for (const [dx, dy] of spots[n]) {
-    ctx.beginPath();
-    ctx.arc(x + dx * step, y + dy * step, step * 0.42, 0, Math.PI * 2);
-    ctx.fill();
-  }
+  return out;
 }
 
 const GEOMETRIES = new Map();
@@ -122,21 +76,6 @@ function geometry(sh) {
   return g;
 }
 
-/** Expand the result's dice into 3D bodies: a d100 is two d10 (tens, units). */
-function bodiesFor(dice) {
-  const out = [];
-  dice.forEach((die, index) => {
-    if (die.sides === 100) {
-      const tens = Math.floor((die.face % 100) / 10);
-      out.push({ index, sides: 100, role: "tens", target: tens, kind: die.kind, side: die.side });
-      out.push({ index, sides: 100, role: "units", target: die.face % 10, kind: die.kind, side: die.side });
-    } else {
-      out.push({ index, sides: die.sides, role: "face", target: die.face - 1, kind: die.kind, side: die.side });
-    }
-  });
-  return out;
-}
-
 /** Thrown by prepare() when a newer throw started on the same scene meanwhile. */
 export class Superseded extends Error {}
 
@@ -150,118 +89,104 @@ export class DiceScene {
     const sun = new THREE.DirectionalLight(0xffffff, 2.2);
     sun.position.set(-3, 10, 4);
     this.scene.add(sun);
-    this.camera = new THREE.PerspectiveCamera(32, 1, 0.5, 200);
+    this.camera = new THREE.PerspectiveCamera(FOV, 1, 0.5, 200);
+    this.camera.up.set(0, 0, -1);
     this.meshes = [];
     this.dice = [];
     this.frames = null;
     this.impacts = [];
+    this.tray = { wide: 10, depth: 7 };
+    this.shown = null; // the frame last drawn
   }
 
-  /** Simulate a throw of `dice` ([{sides, face, kind, side}]); resolves when ready to play. */
-  async prepare(dice, { slice = SLICE_MS } = {}) {
-    this.generation = (this.generation || 0) + 1;
-    const generation = this.generation;
-    const width = this.canvas.clientWidth || 300;
-    const height = this.canvas.clientHeight || 200;
+  /** The canvas's size in CSS pixels now (a canvas not laid out yet: a tablet stage's). */
+  size() {
+    return { width: this.canvas.clientWidth || 600, height: this.canvas.clientHeight || 320 };
+  }
+
+  /** Fit the drawing buffer and the camera to the canvas's size now; the whole tray stays in view. */
+  resize() {
+    const { width, height } = this.size();
     this.renderer.setSize(width, height, false);
     const aspect = width / height;
-    const bodies = bodiesFor(dice);
-    let depth = Math.max(7, Math.sqrt(bodies.length) * 2.4);
-    let wide = depth * aspect;
-    if (wide < 7) {
-      wide = 7;
-      depth = wide / aspect;
-    }
+    const tan = Math.tan((FOV * Math.PI) / 360);
+    const { wide, depth } = this.tray;
+    const h = Math.max(depth / 2 / tan, wide / 2 / (tan * aspect));
     this.camera.aspect = aspect;
-    this.camera.position.set(0, depth / 2 / Math.tan((16 * Math.PI) / 180) + 1, 0);
-    this.camera.up.set(0, 0, -1);
+    this.camera.position.set(0, h + 1.2, 0);
     this.camera.lookAt(0, 0, 0);
     this.camera.updateProjectionMatrix();
+    this.viewed = { width, height };
+    if (this.shown !== null) this.draw(this.shown);
+  }
 
-    const world = new CANNON.World({ gravity: new CANNON.Vec3(0, -60, 0), allowSleep: true });
-    world.broadphase = new CANNON.SAPBroadphase(world);
-    const diceMat = new CANNON.Material("dice");
-    const floorMat = new CANNON.Material("floor");
-    world.addContactMaterial(new CANNON.ContactMaterial(floorMat, diceMat, { friction: 0.3, restitution: 0.35 }));
-    world.addContactMaterial(new CANNON.ContactMaterial(diceMat, diceMat, { friction: 0.1, restitution: 0.3 }));
-    const wall = (normal, point) => {
-      const body = new CANNON.Body({ mass: 0, material: floorMat, shape: new CANNON.Plane() });
-      body.quaternion.setFromVectors(new CANNON.Vec3(0, 0, 1), new CANNON.Vec3(...normal));
-      body.position.set(...point);
-      world.addBody(body);
+  /** The tray for `count` dice on this canvas: sized for the stage, the count and the dice size. */
+  trayFor(count, size = "medium") {
+    const { width, height } = this.size();
+    const scale = SIZES[size] || 1;
+    const alone = Math.max(64, Math.min(200, Math.min(width, height) / 2.4)) * scale; // px
+    const perPx = Math.max(SPAN / alone, Math.sqrt((count * ROOM) / (width * height)) / scale);
+    return { wide: Math.max(5, width * perPx), depth: Math.max(4, height * perPx) };
+  }
+
+  /**
+   * Simulate a throw of `dice` ([{sides, face, kind, side, tags}]); resolves when ready to
+   * play. Options: seed (the same seed throws the same way), colour (this device's dice
+   * colour id), size (the dice-size setting), slice (ms of simulation per task).
+   */
+  async prepare(dice, { seed = null, colour = "ivory", size = "medium", slice = SLICE_MS } = {}) {
+    this.generation = (this.generation || 0) + 1;
+    const generation = this.generation;
+    const bodies = bodiesFor(dice);
+    this.tray = this.trayFor(bodies.length, size);
+    this.resize();
+    const rng = seed === null ? Math.random : seededRandom(seed);
+    const pause = async () => {
+      await new Promise((resolve) => setTimeout(resolve));
+      if (generation !== this.generation) throw new Superseded(); // a newer throw began
     };
-    wall([0, 1, 0], [0, 0, 0]);
-    wall([1, 0, 0], [-wide / 2 + 0.3, 0, 0]);
-    wall([-1, 0, 0], [wide / 2 - 0.3, 0, 0]);
-    wall([0, 0, 1], [0, 0, -depth / 2 + 0.3]);
-    wall([0, 0, -1], [0, 0, depth / 2 - 0.3]);
-    const rnd = (a, b) => a + Math.random() * (b - a);
-    this.dice = bodies.map((d, i) => {
-      const sh = shape(d.sides);
-      const convex = new CANNON.ConvexPolyhedron({ vertices: sh.verts.map((p) => new CANNON.Vec3(...p)), faces: sh.faces.map((f) => f.ids) });
-      const body = new CANNON.Body({ mass: 1, material: diceMat, shape: convex, sleepSpeedLimit: 0.3, sleepTimeLimit: 0.15 });
-      const row = Math.floor(i / 8);
-      body.position.set(-wide / 2 + 1 + rnd(0, 1.5), 2 + row * 1.2 + rnd(0, 1), rnd(-depth / 3, depth / 3));
-      body.quaternion.setFromEuler(rnd(0, 6.3), rnd(0, 6.3), rnd(0, 6.3));
-      body.velocity.set(rnd(12, 22), rnd(-2, 2), rnd(-6, 6));
-      body.angularVelocity.set(rnd(-20, 20), rnd(-20, 20), rnd(-20, 20));
-      body.linearDamping = 0.1;
-      body.angularDamping = 0.15;
-      body.addEventListener("collide", (e) => {
-        const speed = Math.abs(e.contact.getImpactVelocityAlongNormal());
-        if (speed > 3) this.impacts.push({ step: this.steps, speed });
-      });
-      world.addBody(body);
-      return { ...d, sh, body };
-    });
-    const n = this.dice.length;
-    const frames = [];
-    this.steps = 0;
-    this.impacts = [];
-    let sliceStart = performance.now();
-    while (this.steps < MAX_STEPS) {
-      world.step(STEP);
-      this.steps += 1;
-      const frame = new Float32Array(n * 7);
-      this.dice.forEach(({ body }, i) => {
-        frame.set([body.position.x, body.position.y, body.position.z, body.quaternion.x, body.quaternion.y, body.quaternion.z, body.quaternion.w], i * 7);
-      });
-      frames.push(frame);
-      if (this.dice.every(({ body }) => body.sleepState === CANNON.Body.SLEEPING)) break;
-      if (performance.now() - sliceStart > slice) {
-        await new Promise((resolve) => setTimeout(resolve));
-        if (generation !== this.generation) throw new Superseded(); // a newer throw began
-        sliceStart = performance.now();
-      }
-    }
-    this.frames = frames;
+    const run = await simulate(bodies, { ...this.tray, rng, slice, pause });
+    this.frames = run.frames;
+    this.impacts = run.impacts;
+    this.tries = run.tries;
+    const own = DICE_COLOURS[colour] ? colour : "ivory";
     // The engine's face goes where the simulated top face ended.
-    const last = frames[frames.length - 1];
+    const last = this.frames[this.frames.length - 1];
     const q = new THREE.Quaternion();
     const up = new THREE.Vector3();
     this.scene.remove(...this.meshes);
-    this.meshes = this.dice.map((d, i) => {
+    this.dice = bodies.map((d, i) => {
+      const sh = run.list[i].sh;
       q.set(last[i * 7 + 3], last[i * 7 + 4], last[i * 7 + 5], last[i * 7 + 6]);
       up.set(0, 1, 0).applyQuaternion(q.clone().invert());
-      const top = readIndex(d.sh, up);
-      const M = symmetry(d.sh, d.target, top) || [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+      const top = readIndex(sh, up);
+      const M = symmetryOf(sh, d.target, top);
       const m4 = new THREE.Matrix4().set(...M[0], 0, ...M[1], 0, ...M[2], 0, 0, 0, 0, 1);
-      d.fix = new THREE.Quaternion().setFromRotationMatrix(m4);
-      const mesh = new THREE.Mesh(geometry(d.sh), material(d.sh, d.sides, d.role, d.kind, d.side));
+      return { ...d, sh, fix: new THREE.Quaternion().setFromRotationMatrix(m4) };
+    });
+    this.meshes = this.dice.map((d) => {
+      const opponent = d.side === "opponent";
+      const colourId = opponent ? opponentColour(own) : own;
+      const edge = opponent && d.kind !== "normal" ? opponentColour(own) : null;
+      const mesh = new THREE.Mesh(geometry(d.sh), material(d.sh, d.role, d.kind, colourId, edge, d.look));
+      mesh.userData = { look: d.look, colour: d.kind === "normal" ? colourId : d.kind, edge };
       this.scene.add(mesh);
       return mesh;
     });
+    this.shown = null;
     this.renderer.compile(this.scene, this.camera);
-    return { steps: frames.length };
+    return { steps: this.frames.length, tries: run.tries, tilted: run.tilted };
   }
 
   /** Draw frame `k` of the recorded throw (clamped to the last). */
   draw(k) {
-    const frame = this.frames[Math.min(Math.max(0, Math.floor(k)), this.frames.length - 1)];
+    const index = Math.min(Math.max(0, Math.floor(k)), this.frames.length - 1);
+    const frame = this.frames[index];
     this.meshes.forEach((mesh, i) => {
       mesh.position.set(frame[i * 7], frame[i * 7 + 1], frame[i * 7 + 2]);
       mesh.quaternion.set(frame[i * 7 + 3], frame[i * 7 + 4], frame[i * 7 + 5], frame[i * 7 + 6]).multiply(this.dice[i].fix);
     });
+    this.shown = index;
     this.renderer.render(this.scene, this.camera);
   }
 
@@ -280,7 +205,55 @@ export class DiceScene {
       else if (d.role === "tens") out[d.index] = (out[d.index] || 0) + index * 10;
       else out[d.index] = (out[d.index] || 0) + index;
     });
-    return out.map((face, i) => (dice100(this.dice, i) && face === 0 ? 100 : face));
+    return out.map((face, i) => (this.dice.some((d) => d.index === i && d.sides === 100) && face === 0 ? 100 : face));
+  }
+
+  /**
+   * Simulate a short throw (the physics' cold start), then compile and draw once, out of sight
+   * and in slices, every solid and every program a throw
+   * may need (plain, dimmed, exploded; Flame kinds; the opponent's colour): the first throw
+   * then pays no shader compilation nor texture upload, the likeliest dice first. stop(): true
+   * once a throw has begun (the warm-up then ends at once). Resolves true once all is done.
+   */
+  async warmUp(colour = "ivory", stop = () => false) {
+    const own = DICE_COLOURS[colour] ? colour : "ivory";
+    const other = opponentColour(own);
+    // The likeliest first throws first: d6 (pool, d6), then d10 and d100, then the others.
+    const combos = [[6, "face", "normal", own, null, "plain"], [6, "face", "flame", own, null, "plain"], [6, "face", "black_flame", own, null, "plain"]];
+    combos.push([10, "face", "normal", own, null, "plain"], [100, "tens", "normal", own, null, "plain"], [100, "units", "normal", own, null, "plain"]);
+    for (const sides of [8, 12, 20, 4]) combos.push([sides, "face", "normal", own, null, "plain"]);
+    combos.push([6, "face", "normal", other, null, "plain"], [6, "face", "normal", own, null, "dim"], [6, "face", "normal", own, null, "burst"], [6, "face", "flame", other, other, "plain"]);
+    // The physics too: a first simulation runs cold (1–2 s on a busy machine), so one short
+    // throw of every solid is simulated here, in slices, and thrown away.
+    const stopped = new Error("stopped");
+    const pause = async () => {
+      await new Promise((resolve) => setTimeout(resolve));
+      if (stop()) throw stopped;
+    };
+    try {
+      const bodies = [6, 6, 6, 10, 10, 8, 12, 20, 4].map((sides) => ({ sides }));
+      await simulate(bodies, { wide: 12, depth: 8, rng: seededRandom(1), slice: 8, pause });
+    } catch (error) {
+      if (error === stopped) return false;
+      throw error;
+    }
+    const warm = new THREE.Scene();
+    warm.add(...this.scene.children.filter((c) => c.isLight).map((light) => light.clone()));
+    for (const [sides, ...rest] of combos) {
+      if (stop()) return false;
+      const sh = shape(sides);
+      const mat = material(sh, ...rest);
+      this.renderer.initTexture(mat.map);
+      const mesh = new THREE.Mesh(geometry(sh), mat);
+      mesh.frustumCulled = false;
+      warm.add(mesh);
+      this.renderer.compile(warm, this.camera);
+      this.renderer.render(warm, this.camera);
+      warm.remove(mesh);
+      await new Promise((resolve) => setTimeout(resolve));
+    }
+    this.renderer.clear();
+    return true;
   }
 
   dispose() {
@@ -288,7 +261,6 @@ export class DiceScene {
   }
 }
 
-function dice100(dice, index) {
-  return dice.some((d) => d.index === index && d.sides === 100);
+function symmetryOf(sh, from, to) {
+  return symmetry(sh, from, to) || [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
 }
-

@@ -6,50 +6,29 @@
 // a tap elsewhere on the page, or scrolling the page on, closes it too (the tap does what it
 // would do). It never covers the tab bar nor the roll bar.
 //
-// Hooks: the stage carries data-roll-stage, its verdict data-verdict, and
+// The number rolled comes first, in the largest type: the engine answer's `headline` (both
+// sides' for an opposition, headline.js), in data-headline, before the verdict's words.
+//
+// Hooks: the stage carries data-roll-stage, its verdict data-verdict, its headline
+// data-headline, and
 // window.pyrules.shownFaces() returns the faces the stage's dice show (3D: read back from
 // each die's orientation), in the order of the result's `dice` list.
 
-import { SUPPORTED } from "./dice-solids.js";
 import { createDie, setFace, tumble } from "./dice.js";
 import { onPrefs, prefs, savePrefs } from "../ui/dice-settings.js";
 import { h, prefersReducedMotion, s } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { onLangChange, t } from "../lib/i18n.js";
+import { headlineText } from "./headline.js";
 import { click, soundLog } from "./sound.js";
+export { preload3d } from "./stage3d.js";
+import { awake } from "./wake.js";
+import { can3d, preload3d, scene3d, throw3d } from "./stage3d.js";
 import "./strings.js";
-
-let webgl = null;
-function hasWebGL() {
-  if (webgl === null) {
-    try {
-      const canvas = document.createElement("canvas");
-      webgl = Boolean(canvas.getContext("webgl2") || canvas.getContext("webgl"));
-    } catch {
-      webgl = false;
-    }
-  }
-  return webgl;
-}
 
 onPrefs(() => {
   drawSound();
   preload3d();
 });
-
-let dice3d = null; // the module, once imported
-let scene = null; // one DiceScene (one WebGL context) for every throw
-let failed3d = false;
-
-/** Import the 3D dice (three.js + cannon-es) ahead of the first throw; called once the engine is ready. */
-export function preload3d() {
-  if (prefs.mode !== "3d" || failed3d || !hasWebGL()) return Promise.resolve(null);
-  dice3d ??= import("./dice3d.js").catch((error) => {
-    failed3d = true;
-    console.warn("3D dice unavailable:", error);
-    return null;
-  });
-  return dice3d;
-}
 
 // ------------------------------------------------------------------------------ the panel
 
@@ -61,6 +40,17 @@ if (typeof document !== "undefined") {
   // (no document when Node imports this module for the string-catalogue tests)
   document.addEventListener("focusin", (event) => {
     if (!el || !el.root.contains(event.target)) lastFocused = event.target;
+  });
+}
+if (typeof document !== "undefined") {
+  // The skip link (index.html, first in the tab order) focuses « Lancer » itself.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest ? event.target.closest("a[data-skip-to]") : null;
+    const target = link && document.getElementById(link.dataset.skipTo);
+    if (!target) return;
+    event.preventDefault();
+    target.scrollIntoView({ block: "nearest" });
+    target.focus();
   });
 }
 let current = null; // the throw on the stage: {mode, landed, returnFocus, detail, flat, scene}
@@ -88,6 +78,16 @@ function build() {
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && current && current.landed) closeStage(true);
+    // Tab stays among the stage's buttons while it is open.
+    if (event.key === "Tab" && current && current.landed && el.root.contains(document.activeElement)) {
+      const buttons = [...el.root.querySelectorAll("button")].filter((b) => !b.hidden && !b.disabled);
+      const at = buttons.indexOf(document.activeElement);
+      const next = buttons[(at + (event.shiftKey ? -1 : 1) + buttons.length) % buttons.length];
+      if (next) {
+        event.preventDefault();
+        next.focus();
+      }
+    }
   });
   // A tap elsewhere closes the stage and goes on to what was tapped.
   document.addEventListener(
@@ -113,6 +113,14 @@ function build() {
     },
     { passive: true },
   );
+  onLangChange(() => {
+    // The stage's own words follow the language switch, open or not.
+    root.setAttribute("aria-label", t("stage.label"));
+    close.setAttribute("aria-label", t("stage.close"));
+    details.textContent = t("stage.details");
+    drawSound();
+    if (current) drawHeadline(current);
+  });
   document.body.append(root);
   el = { root, dice: root.firstChild, verdict: root.children[1], sound, details, close };
   drawSound();
@@ -159,23 +167,34 @@ function showDetail() {
 
 // ------------------------------------------------------------------------------ playing
 
+/** The headline of the throw on the stage, in the current language (empty: none). */
+function drawHeadline(show) {
+  const text = headlineText(show.answer);
+  el.headline.textContent = text;
+  el.headline.hidden = !text;
+}
+
 /**
- * Play a throw on the stage. dice: [{sides, face, kind, side}] in the result's order;
- * verdict: a Node shown once they land; detail: the element "Détails" brings into view.
+ * Play a throw on the stage. dice: [{sides, face, rolled, kind, side, tags}] in the result's
+ * order (rolled: the face first rolled, shown in 3D when the final one is beyond the die);
+ * verdict: a Node shown once they land; detail: the element "Détails" brings into view;
+ * answer: the engine's answer (its `headline`s are the stage's headline; none: no headline).
  * Returns {skip(), done}; onDone runs once the dice have landed (at once without motion).
  */
-export function playStage({ dice, verdict, detail }, onDone) {
+export function playStage({ dice, verdict, detail, answer = null }, onDone) {
   if (!el) build();
   const active = document.activeElement;
   const returnFocus = current ? current.returnFocus : active && active !== document.body ? active : lastFocused;
   if (current) closeStage(false);
-  const show = { mode: "none", landed: false, returnFocus, detail, dice, closed: false };
+  const show = { mode: "none", landed: false, returnFocus, detail, dice, answer, closed: false };
   current = show;
   lastShown = show;
   place();
   el.root.hidden = false;
   el.root.dataset.state = "rolling";
-  el.verdict.replaceChildren(verdict || "");
+  el.headline = h("p", { class: "stage-headline", dataset: { headline: "" } });
+  drawHeadline(show);
+  el.verdict.replaceChildren(el.headline, verdict || "");
   el.verdict.setAttribute("aria-hidden", "true");
   el.details.hidden = !detail;
   el.details.textContent = t("stage.details");
@@ -193,11 +212,13 @@ export function playStage({ dice, verdict, detail }, onDone) {
       el.root.dataset.state = "landed";
       el.root.dataset.mode = show.mode;
       el.verdict.removeAttribute("aria-hidden");
+      // Focus goes into the stage's buttons while it is open (closing gives it back).
+      if (!el.root.contains(document.activeElement)) el.close.focus({ preventScroll: true });
     }
     onDone();
   };
   const mode = prefersReducedMotion() ? "none" : prefs.mode;
-  const use3d = mode === "3d" && !failed3d && hasWebGL() && dice.length > 0 && dice.every((d) => SUPPORTED.has(d.sides));
+  const use3d = mode === "3d" && can3d(dice);
   if (mode === "none" || dice.length === 0) {
     drawFlat(show, dice, false);
     land();
@@ -220,7 +241,7 @@ export function playStage({ dice, verdict, detail }, onDone) {
     if (!show.closed) drawFlat(show, dice, false); // not simulated yet: the 2D faces, at once
     land();
   };
-  throw3d(show, dice, () => skipped, () => {
+  throw3d(show, el.dice, () => skipped, () => {
     ready = true;
   })
     .then((ok) => {
@@ -256,49 +277,6 @@ function drawFlat(show, dice, rolling) {
   return animated;
 }
 
-/** The 3D throw; resolves true once landed (or skipped), false when 3D could not be used. */
-async function throw3d(show, dice, skippedNow, onReady) {
-  const module = await preload3d();
-  if (!module || show.closed || skippedNow()) return false;
-  let canvas = scene ? scene.canvas : null;
-  try {
-    if (!scene) {
-      canvas = h("canvas", { class: "stage-canvas", "aria-hidden": "true" });
-      el.dice.replaceChildren(canvas);
-      scene = new module.DiceScene(canvas);
-    } else el.dice.replaceChildren(canvas);
-    await scene.prepare(dice);
-  } catch (error) {
-    if (error instanceof module.Superseded) return false;
-    console.warn("3D dice failed, 2D instead:", error);
-    failed3d = true;
-    return false;
-  }
-  if (show.closed || skippedNow()) return false; // skipped meanwhile: the 2D faces are shown
-  show.scene = scene;
-  onReady();
-  const frames = scene.length;
-  const rate = Math.max(1, frames / 60); // the whole throw in 1 s at most
-  const impacts = scene.impacts.slice();
-  return new Promise((resolve) => {
-    let start = null;
-    let shown = -1;
-    const frame = (now) => {
-      if (show.closed) return resolve(false);
-      start ??= now;
-      const k = skippedNow() ? frames - 1 : Math.min(frames - 1, ((now - start) / 1000) * 60 * rate);
-      scene.draw(k);
-      if (prefs.sound) {
-        for (const hit of impacts) if (hit.step > shown && hit.step <= k) click(Math.min(1, hit.speed / 20));
-      }
-      shown = k;
-      if (k >= frames - 1) resolve(true);
-      else requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
-}
-
 /** The faces the stage's dice show now, in the order of the result's dice list. */
 export function shownFaces() {
   if (!current && !lastShown) return [];
@@ -314,25 +292,39 @@ export function stageMode() {
 
 // ------------------------------------------------------------------------------ page glue
 
+/** The engine's tags of a die drawn on the result card (its cell's data-tags), for the 3D looks. */
+function tagsOf(die) {
+  const cell = die && die.closest ? die.closest(".die-cell") : null;
+  return cell && cell.dataset.tags ? cell.dataset.tags.split(" ") : [];
+}
+
+/** The face a die drawn on the result card first rolled (its cell's data-rolled), or undefined. */
+function rolledOf(die) {
+  const cell = die && die.closest ? die.closest(".die-cell") : null;
+  return cell && cell.dataset.rolled ? Number(cell.dataset.rolled) : undefined;
+}
+
 /**
- * Drop-in for dice.js tumble(): tumbles the page's result card (view.dice) and plays the same
- * roll on the stage; onDone once both have landed. view: {element, dice, verdict}.
+ * Drop-in for dice.js tumble(): plays the roll of the page's result card (view.dice) on the
+ * stage; onDone once it has landed. view: {element, dice, verdict, answer?};
+ * answer: the engine's answer shown (the headline's numbers), view.answer by default.
  */
-export function playRoll(view, onDone) {
+export function playRoll(view, onDone, answer = view.answer ?? null) {
   let pageDone = false;
   let stageDone = false;
   const both = () => {
     if (pageDone && stageDone) onDone();
   };
-  const page = tumble(view.dice, () => {
-    pageDone = true;
-    both();
-  });
+  // The card's dice do not tumble under the stage: they show their faces once it has landed
+  // (the card is hidden until then, see result.css .is-rolling).
+  const page = { skip: () => {} };
+  pageDone = true;
   const stage = playStage(
     {
-      dice: view.dice.map((d) => ({ sides: d.sides, face: d.face, kind: d.kind, side: d.side })),
+      dice: view.dice.map((d) => ({ sides: d.sides, face: d.face, rolled: d.rolled ?? rolledOf(d.el), kind: d.kind, side: d.side, tags: d.tags ?? tagsOf(d.el) })),
       verdict: view.verdict ? view.verdict() : null,
       detail: view.element,
+      answer,
     },
     () => {
       stageDone = true;
@@ -351,4 +343,4 @@ export function playRoll(view, onDone) {
   };
 }
 
-export const testHooks = { soundLog, prefs, stageMode };
+export const testHooks = { soundLog, prefs, stageMode, scene3d, awake };

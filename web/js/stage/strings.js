@@ -12,6 +12,7 @@ addStrings({
     "stage.details": "Détails",
     "stage.soundOn": "Son des dés : activé",
     "stage.soundOff": "Son des dés : coupé",
+    "stage.versus": "{a} contre {b}",
   },
   en: {
     // stage.js
@@ -20,5 +21,6 @@ addStrings({
     "stage.details": "Details",
     "stage.soundOn": "Dice sound: on",
     "stage.soundOff": "Dice sound: muted",
+    "stage.versus": "{a} vs {b}",
   },
 });
