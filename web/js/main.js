@@ -35,6 +35,7 @@ import { SafeStart } from "./roll/safe-start.js";
 import { RollScreen } from "./roll/screen.js";
 import { drawRollButton, RollForms } from "./roll/side-forms.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
+import { Table } from "./table/table.js";
 import "./ui/strings.js";
 import "./roll/strings.js";
 import "./odds/strings.js";
@@ -49,7 +50,8 @@ const saveState = debounce(() => storageSet(STATE_KEY, app.state), 300);
 const engine = new Engine(new URL("./engine/worker.js", import.meta.url), { unavailable: () => t("engine.unavailable"), text: (key, args) => t(key, args) });
 const gmTools = new GmTools({ call: (request) => engine.call(request) });
 const { hooks, resolveReady } = installHooks(engine);
-const takeSeed = seedTaker(hooks);
+const table = new Table({ engine, history: () => history, showView: (name) => views.show(name), root: $("view-table"), hooks });
+const takeSeed = table.seedTaker(seedTaker(hooks)); // at a shared table, its fair seeds
 
 const bootPanel = new BootPanel($);
 const updateRollButton = () => drawRollButton(app, $);

@@ -1,0 +1,231 @@
+"""The shared table (issue 24): a host and two players, three contexts of one Chromium,
+on loopback with no ICE server. They join through the invite and answer texts; every roll
+reaches the host, checked by its own engine, and is relayed to the other player."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import App
+
+LOG = "() => window.pyrules.table.log()"
+
+
+def log_has(app: App, predicate: str, arg: Any = None) -> Any:
+    """Wait until some entry of the table log satisfies predicate (a JS arrow on an entry)."""
+    handle = app.page.wait_for_function(
+        f"(arg) => window.pyrules.table.log().find({predicate})", arg=arg
+    )
+    return handle.json_value()
+
+
+def join(host: App, player: App, name: str) -> str:
+    """Invite -> the player opens the link -> its answer text -> the host accepts it."""
+    link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
+    assert "#table=" in link
+    player.page.goto(link)
+    player.wait_ready()
+    player.page.fill("#table-name", name)
+    answer = player.page.evaluate("() => window.pyrules.table.answer()")
+    result = host.page.evaluate("(text) => window.pyrules.table.accept(text)", answer)
+    assert result == {"ok": True}, result
+    player.page.wait_for_selector("#table-player-state[data-state=connected]")
+    return answer
+
+
+def peers(app: App) -> list[dict[str, Any]]:
+    return app.page.evaluate("() => window.pyrules.table.peers()")
+
+
+def to_roll(app: App) -> None:
+    app.page.evaluate("() => window.pyrules.views.show('roll')")
+
+
+@pytest.fixture(scope="module")
+def table(new_app: Any, site: str) -> Iterator[tuple[App, App, App]]:
+    host = new_app(site).open()
+    one = new_app(site)
+    two = new_app(site)
+    join(host, one, "Aïcha")
+    join(host, two, "Bruno")
+    yield host, one, two
+
+
+def test_players_join_through_the_invite_and_answer_texts(table: tuple[App, App, App]) -> None:
+    host, _one, two = table
+    host.page.wait_for_function(
+        "() => window.pyrules.table.peers().filter((p) => p.connected).length === 2"
+    )
+    assert [(p["id"], p["name"]) for p in peers(host)] == [("p1", "Aïcha"), ("p2", "Bruno")]
+    # Each player sees the whole table, the GM first.
+    two.page.wait_for_function("() => window.pyrules.table.peers().length === 3")
+    assert [p["name"] for p in peers(two)][1:] == ["Aïcha", "Bruno"]
+
+
+def test_a_players_roll_reaches_the_host_verified_and_the_other_player(
+    table: tuple[App, App, App],
+) -> None:
+    host, one, two = table
+    to_roll(one)
+    one.roll()
+    got = log_has(host, "(e) => e.from === 'p1'")
+    assert got["verified"] is True, got
+    assert got["status"] == "yes"
+    relayed = log_has(two, "(e) => e.from === 'p1'")
+    assert relayed["verified"] is True
+    assert relayed["seed"] == got["seed"]
+    assert relayed["outcome"] == got["outcome"]
+    # The seed is the one the player's own device used.
+    assert one.page.evaluate("() => window.pyrules.table.mine().at(-1).seed") == got["seed"]
+
+
+def count(app: App) -> int:
+    return int(app.page.evaluate("() => window.pyrules.table.log().length"))
+
+
+def next_entry(app: App, before: int, who: str) -> Any:
+    """The first entry from `who` after the first `before` entries of app's table log."""
+    handle = app.page.wait_for_function(
+        "([n, who]) => window.pyrules.table.log().slice(n).find((e) => e.from === who)",
+        arg=[before, who],
+    )
+    return handle.json_value()
+
+
+def test_a_tampered_roll_is_shown_not_verified_with_what_differed(
+    table: tuple[App, App, App],
+) -> None:
+    host, one, two = table
+    before, before_two = count(host), count(two)
+    to_roll(one)
+    one.page.evaluate("() => window.pyrules.debug.tamperNextTableRoll()")
+    one.roll()
+    got = next_entry(host, before, "p1")
+    assert got["verified"] is False and got["status"] == "no", got
+    assert any(d.startswith("result.margin") for d in got["diff"]), got["diff"]
+    verdict = host.page.locator("#table-log .table-verdict--no").first
+    assert "non vérifié" in verdict.inner_text()
+    assert next_entry(two, before_two, "p1")["verified"] is False
+    # The next roll, untouched, is verified again.
+    before = count(host)
+    one.roll()
+    assert next_entry(host, before, "p1")["verified"] is True
+
+
+def test_a_seed_the_player_imposes_is_not_the_seed_used(table: tuple[App, App, App]) -> None:
+    host, one, _two = table
+    before = count(host)
+    to_roll(one)
+    one.set_seed(4242)
+    one.roll()
+    got = next_entry(host, before, "p1")
+    assert got["verified"] is True, got
+    assert got["seed"] != 4242
+    shown = one.page.evaluate("() => window.pyrules.table.mine().at(-1).seed")
+    assert shown == got["seed"]
+
+
+JUNK = [
+    "not json",
+    "[]",
+    "x" * 30000,
+    '{"t":"constructor"}',
+    '{"t":"__proto__"}',
+    '{"__proto__":{"verified":true},"t":"roll"}',
+    '{"t":"roll","n":0,"reveal":"00","commit":"1","request":{"op":"roll"},"answer":{}}',
+    '{"t":"welcome","id":"p9","token":"x"}',
+]
+
+
+def test_junk_messages_change_nothing(table: tuple[App, App, App]) -> None:
+    host, one, two = table
+    before, before_two = count(host), count(two)
+    seen = int(host.page.get_attribute("#table-notice", "data-junk") or 0)
+    for text in JUNK:
+        one.page.evaluate("(text) => window.pyrules.debug.tableSend(text)", text)
+    host.page.wait_for_function(
+        "(n) => Number(document.getElementById('table-notice').dataset.junk) >= n",
+        arg=seen + len(JUNK),
+    )
+    assert "Message ignoré" in host.page.inner_text("#table-notice")
+    # A second hello cannot change the player's name or id; a message cannot speak for p2.
+    one.page.evaluate(
+        """() => window.pyrules.debug.tableSend(JSON.stringify({t: 'hello', v: 1, name: 'Mallory',
+             commits: Array(4).fill('a'.repeat(64))}))"""
+    )
+    # The host's junk to the players is ignored as well.
+    for text in JUNK:
+        host.page.evaluate("(text) => window.pyrules.debug.tableSend(text)", text)
+    # An honest roll after all this is verified, and nothing else came in between.
+    to_roll(one)
+    one.roll()
+    got = next_entry(host, before, "p1")
+    assert got["verified"] is True
+    assert count(host) == before + 1
+    assert next_entry(two, before_two, "p1")["verified"] is True
+    assert count(two) == before_two + 1
+    assert [(p["id"], p["name"], p["connected"]) for p in peers(host)] == [
+        ("p1", "Aïcha", True),
+        ("p2", "Bruno", True),
+    ]
+
+
+def test_hidden_gm_rolls_stay_hidden(table: tuple[App, App, App]) -> None:
+    host, one, two = table
+    before_one, before_two = count(one), count(two)
+    host.page.evaluate("() => window.pyrules.views.show('table')")
+    host.page.check("#table-hidden")
+    host.page.evaluate("() => window.pyrules.views.show('roll')")
+    host.roll()
+    for app, before in ((one, before_one), (two, before_two)):
+        got = next_entry(app, before, "gm")
+        assert got["hidden"] is True
+        assert got["outcome"] is None and got["seed"] is None
+    host.page.evaluate("() => window.pyrules.views.show('table')")
+    host.page.uncheck("#table-hidden")
+    host.page.evaluate("() => window.pyrules.views.show('roll')")
+    before_one = count(one)
+    host.roll()
+    shown = next_entry(one, before_one, "gm")
+    assert shown["hidden"] is False and shown["outcome"] is not None
+
+
+def test_rolls_made_while_cut_off_arrive_after_rejoining(table: tuple[App, App, App]) -> None:
+    host, one, _two = table
+    one.page.evaluate("() => window.pyrules.debug.tableCut()")
+    host.page.wait_for_function(
+        "() => window.pyrules.table.peers().find((p) => p.id === 'p1').connected === false"
+    )
+    to_roll(one)
+    one.roll()
+    one.roll()
+    one.page.wait_for_function(
+        "() => window.pyrules.table.mine().filter((e) => e.status === 'kept').length === 2"
+    )
+    before = count(host)
+    join(host, one, "Aïcha")
+    host.page.wait_for_function(
+        "(n) => window.pyrules.table.log().slice(n).filter((e) => e.from === 'p1').length === 2",
+        arg=before,
+    )
+    late = host.page.evaluate("(n) => window.pyrules.table.log().slice(n)", before)
+    assert [e["status"] for e in late] == ["offline", "offline"]
+    # Back at its place (same id), and its next roll is a table roll again.
+    assert peers(host)[0]["id"] == "p1" and peers(host)[0]["connected"] is True
+    before = count(host)
+    to_roll(one)
+    one.roll()
+    assert next_entry(host, before, "p1")["verified"] is True
+
+
+def test_a_closed_player_is_shown_gone(table: tuple[App, App, App]) -> None:
+    host, _one, two = table
+    two.page.close()
+    host.page.wait_for_function(
+        "() => window.pyrules.table.peers().find((p) => p.id === 'p2').connected === false"
+    )
+    host.page.evaluate("() => window.pyrules.views.show('table')")
+    assert host.page.get_attribute("#table-peers [data-id=p2]", "data-connected") == "false"

@@ -1,0 +1,209 @@
+// The « Table » screen (issue 24): the GM hosts a table, players join it with an invite,
+// and every roll of every device lands on the GM's device, checked by its own engine.
+//
+//   host  invite (QR code + link) -> player's answer (camera or pasted text) -> a player
+//   player  opens the invite link -> shows its answer (QR code + text) -> at the table
+//
+// The roll screens know nothing of it: the table gives the seed of each roll (seed()) and
+// sees each roll once it is answered (observe()), through main.js. Test hooks:
+// window.pyrules.table.{host, answer, accept, peers, log} and
+// window.pyrules.debug.{tamperNextTableRoll, tableSend} (README, « La table partagée »).
+
+import { storageGet, storageSet } from "../lib/dom.js";
+import { onLangChange, t } from "../lib/i18n.js";
+import { entryFrom } from "../history/history.js";
+import { inviteLink, inviteOffer } from "../lib/table-protocol.js";
+import { TableHost } from "./host.js";
+import { TablePlayer } from "./player.js";
+import { QrReader } from "./reader.js";
+import { TableScreen } from "./screen.js";
+import "./strings.js";
+
+const ROLL_OPS = new Set(["roll", "oppose", "combat"]);
+const MAX_LOG = 500;
+
+export class Table {
+  /**
+   * engine: engine.js's Engine (its call is watched: observe()); history(): the History
+   * list, where the other devices' rolls are recorded; showView(name); root: the screen's
+   * element; hooks: window.pyrules (install()).
+   */
+  constructor({ engine, history, showView, root, hooks }) {
+    this.call = watch(engine, (request, answer) => this.observe(request, answer));
+    this.record = (request, result, extra) => history().add(entryFrom(request, result, extra));
+    this.storage = { read: (key) => storageGet(key, null), write: (key, value) => storageSet(key, value) };
+    this.showView = showView;
+    this.host = null;
+    this.player = null;
+    this.received = []; // rolls of other devices, oldest first (log())
+    this.mine = []; // this device's own rolls as the table got them
+    this.issued = new Map(); // seed -> "own" | "offline": seeds this device handed out
+    this.hidden = false;
+    this.screen = new TableScreen(root, this);
+    this.reader = new QrReader();
+    this.offer = inviteOffer(location.hash);
+    addEventListener("hashchange", () => this.opened());
+    if (this.offer) queueMicrotask(() => this.opened());
+    onLangChange(() => {
+      this.screen.built = false;
+      this.screen.draw();
+    });
+    this.install(hooks);
+  }
+
+  /** A page opened from an invite link (or the link pasted into this tab): show « Rejoindre ». */
+  opened() {
+    const offer = inviteOffer(location.hash);
+    if (!offer) return;
+    this.offer = offer;
+    window.history.replaceState(null, "", location.pathname + location.search);
+    this.showView("table");
+    this.screen.draw();
+  }
+
+  // ----------------------------------------------------------------- roles
+
+  async startHost() {
+    if (!this.host) {
+      this.host = new TableHost({
+        call: this.call,
+        name: t("table.gm"),
+        onChange: () => this.screen.draw(),
+        onRoll: (entry) => this.arrived(entry),
+        onNotice: (info) => {
+          this.screen.notice(info.kind === "junk" ? t("table.junk", { from: info.from, error: info.error }) : info.error);
+          this.screen.noticeLine.dataset.junk = String(this.host.junk); // messages set aside so far
+        },
+      });
+    }
+    const { text } = await this.host.invite();
+    const link = inviteLink(location.href, text);
+    this.screen.showInvite(link);
+    return { link };
+  }
+
+  async accept(text) {
+    if (!this.host) return { ok: false, error: "no-invite" };
+    const result = await this.host.accept(text);
+    if (!result.ok) this.screen.notice(t(`table.error.${result.error}`));
+    else this.screen.notice(t("table.joined", { name: this.host.players.get(result.id)?.name ?? result.id }));
+    this.screen.draw();
+    return result.ok ? { ok: true } : { ok: false, error: result.error };
+  }
+
+  async answer(name = this.screen.name()) {
+    if (!this.offer) throw new Error("bad-invite");
+    this.player ??= new TablePlayer({
+      storage: this.storage,
+      onChange: () => this.screen.draw(),
+      onRoll: (entry) => this.arrived(entry),
+      onNotice: (info) => this.screen.notice(t("table.junk", { from: info.from, error: info.error })),
+    });
+    const text = await this.player.answer(this.offer, { name: name || t("table.defaultName") });
+    this.offer = null; // single use
+    this.screen.showAnswer(text);
+    return text;
+  }
+
+  peers() {
+    if (this.host) return this.host.peers().map(({ id, name, connected }) => ({ id, name, connected }));
+    return this.player ? this.player.peers() : [];
+  }
+
+  log() {
+    return this.received.map(({ from, name, system, seed, outcome, verified, status, hidden, diff }) => ({ from, name, system, seed, outcome, verified, status, hidden, diff }));
+  }
+
+  // ----------------------------------------------------------------- rolls
+
+  /**
+   * The seed of this device's next roll. At a table a player's seed comes from the fair
+   * exchange, whatever the page was asked to use (window.pyrules.nextSeed is dropped);
+   * elsewhere fallback() decides (the page's seed source).
+   */
+  seed(fallback) {
+    const own = fallback();
+    const table = this.player?.takeSeed() ?? null;
+    const seed = table ?? own;
+    if (table === null && seed !== null && seed !== undefined && (this.host || this.player)) {
+      this.issued.set(seed, this.host ? "own" : "offline");
+      if (this.issued.size > 64) this.issued.delete(this.issued.keys().next().value); // taken, never rolled
+    }
+    return seed;
+  }
+
+  /** wrap(takeSeed) -> the seed taker the screens use (main.js). */
+  seedTaker(fallback) {
+    return () => this.seed(fallback);
+  }
+
+  /** A roll this device made, once answered: to the table (or kept), exactly once. */
+  async observe(request, answer, { hidden = this.hidden } = {}) {
+    if (!request || !ROLL_OPS.has(request.op) || !answer?.ok) return;
+    const physical = answer.result?.physical === true || answer.result?.actor?.physical === true;
+    const mine = this.issued.get(request.seed);
+    const table = this.player?.issued.has(request.seed);
+    if (!mine && !table && !physical) return; // a replay, a placement: not a new roll
+    this.issued.delete(request.seed);
+    const entry = { from: "me", time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: answer.result?.outcome ?? answer.result?.winner ?? null, hidden };
+    if (this.host) {
+      this.host.shareOwn({ request, answer, hidden });
+      entry.status = physical ? "physical" : "host";
+    } else if (this.player) {
+      entry.status = await this.player.rolled({ request, answer });
+      if (entry.status === "none") return;
+    } else return;
+    this.mine = [...this.mine, entry].slice(-MAX_LOG);
+    this.screen.draw();
+  }
+
+  /** A roll of another device: in the log, and in this device's history unless hidden. */
+  arrived(entry) {
+    this.received = [...this.received, entry].slice(-MAX_LOG);
+    if (!entry.hidden && entry.request && entry.answer?.result) {
+      try {
+        this.record(entry.request, entry.answer.result, { who: { id: entry.from, name: entry.name }, table: { from: entry.from, status: entry.status } });
+      } catch (error) {
+        console.error(error);
+      }
+    }
+    this.screen.draw();
+  }
+
+  // ----------------------------------------------------------------- hooks
+
+  install(hooks) {
+    hooks.table = {
+      host: () => this.startHost(),
+      answer: () => this.answer(),
+      accept: (text) => this.accept(text),
+      peers: () => this.peers(),
+      log: () => this.log(),
+      mine: () => this.mine.map(({ system, seed, outcome, status, hidden }) => ({ system, seed, outcome, status, hidden })),
+      leave: () => this.player?.leave(),
+    };
+    Object.assign(hooks.debug, {
+      tamperNextTableRoll: () => {
+        if (this.player) this.player.tamper = true;
+      },
+      tableSend: (text) => (this.host ? this.host.sendRaw(text) : this.player?.sendRaw(text)),
+      tableCut: () => this.player?.peer?.close(), // the link breaks, as when the Wi-Fi drops
+    });
+  }
+}
+
+/**
+ * Make engine.call tell every answered request to seen(request, answer); answer the
+ * original call (the table's own checks are not rolls of this device).
+ */
+function watch(engine, seen) {
+  const call = engine.call.bind(engine);
+  engine.call = async (request, options) => {
+    const answer = await call(request, options);
+    Promise.resolve()
+      .then(() => seen(request, answer))
+      .catch((error) => console.error(error));
+    return answer;
+  };
+  return call;
+}
