@@ -5,6 +5,7 @@
 import { h } from "../lib/dom.js";
 import { formatTime, t } from "../lib/i18n.js";
 import { qrSVG } from "../ui/qr.js";
+import { ERROR_KEYS, FILTER_KEYS, STATUS_KEYS } from "./strings.js";
 
 const input = (attrs) => h("input", attrs);
 
@@ -61,7 +62,7 @@ export class TableScreen {
     );
     this.logList = h("ul", { class: "table-log", id: "table-log" });
     const filters = ["all", "mine", "table"].map((name) =>
-      h("button", { type: "button", class: ["button", "button--small", "table-filter"], "data-filter": name, "aria-pressed": String(name === this.filter), text: t(`table.filter.${name}`), onclick: () => this.setFilter(name) }),
+      h("button", { type: "button", class: ["button", "button--small", "table-filter"], "data-filter": name, "aria-pressed": String(name === this.filter), text: t(FILTER_KEYS[name]), onclick: () => this.setFilter(name) }),
     );
     this.filters = filters;
     this.root.replaceChildren(
@@ -97,8 +98,8 @@ export class TableScreen {
     try {
       await action();
     } catch (error) {
-      const key = `table.error.${error?.message}`;
-      this.notice(t(key) === key ? String(error?.message ?? error) : t(key));
+      const key = Object.hasOwn(ERROR_KEYS, error?.message) ? ERROR_KEYS[error.message] : null;
+      this.notice(key ? t(key) : String(error?.message ?? error));
     }
   }
 
@@ -181,7 +182,7 @@ export class TableScreen {
 
   logItem(e) {
     const who = e.mine ? t("table.me") : e.from === "gm" ? `${e.name} (${t("table.gm")})` : e.name;
-    const status = e.status ?? "host";
+    const status = Object.hasOwn(STATUS_KEYS, e.status) ? e.status : "host";
     const what = e.hidden ? t("table.hiddenRoll") : [e.outcome ?? "", e.seed !== null && e.seed !== undefined ? `· ${e.seed}` : ""].join(" ");
     return h(
       "li",
@@ -192,7 +193,7 @@ export class TableScreen {
       " ",
       h("span", { class: "table-what", text: what }),
       " ",
-      h("span", { class: ["table-verdict", `table-verdict--${status}`], text: `« ${t(`table.status.${status}`)} »` }),
+      h("span", { class: ["table-verdict", `table-verdict--${status}`], text: `« ${t(STATUS_KEYS[status])} »` }),
       e.time ? h("span", { class: "table-time", text: ` ${formatTime(e.time)}` }) : null,
       e.diff?.length ? h("ul", { class: "table-diff" }, e.diff.map((d) => h("li", { text: d }))) : null,
     );

@@ -3,6 +3,30 @@
 
 import { addStrings } from "../lib/i18n.js";
 
+/** The keys of the errors a table action can end with, by error code. */
+export const ERROR_KEYS = {
+  "bad-answer": "table.error.bad-answer",
+  "no-invite": "table.error.no-invite",
+  unreachable: "table.error.unreachable",
+  closed: "table.error.closed",
+  full: "table.error.full",
+  "bad-invite": "table.error.bad-invite",
+  webrtc: "table.error.webrtc",
+};
+
+/** The keys of a table roll's verdicts (« vérifié », …), by status. */
+export const STATUS_KEYS = {
+  yes: "table.status.yes",
+  no: "table.status.no",
+  physical: "table.status.physical",
+  offline: "table.status.offline",
+  host: "table.status.host",
+  sent: "table.status.sent",
+  kept: "table.status.kept",
+};
+
+export const FILTER_KEYS = { all: "table.filter.all", mine: "table.filter.mine", table: "table.filter.table" };
+
 addStrings({
   fr: {
     "nav.table": "Table",

@@ -17,7 +17,7 @@ import { TableHost } from "./host.js";
 import { TablePlayer } from "./player.js";
 import { QrReader } from "./reader.js";
 import { TableScreen } from "./screen.js";
-import "./strings.js";
+import { ERROR_KEYS } from "./strings.js";
 
 const ROLL_OPS = new Set(["roll", "oppose", "combat"]);
 const MAX_LOG = 500;
@@ -40,7 +40,7 @@ export class Table {
     this.issued = new Map(); // seed -> "own" | "offline": seeds this device handed out
     this.hidden = false;
     this.screen = new TableScreen(root, this);
-    this.reader = new QrReader();
+    this.reader = new QrReader(loadDecoder);
     this.offer = inviteOffer(location.hash);
     addEventListener("hashchange", () => this.opened());
     if (this.offer) queueMicrotask(() => this.opened());
@@ -85,7 +85,7 @@ export class Table {
   async accept(text) {
     if (!this.host) return { ok: false, error: "no-invite" };
     const result = await this.host.accept(text);
-    if (!result.ok) this.screen.notice(t(`table.error.${result.error}`));
+    if (!result.ok) this.screen.notice(t(ERROR_KEYS[result.error] ?? "table.error.bad-answer"));
     else this.screen.notice(t("table.joined", { name: this.host.players.get(result.id)?.name ?? result.id }));
     this.screen.draw();
     return result.ok ? { ok: true } : { ok: false, error: result.error };
@@ -190,6 +190,16 @@ export class Table {
       tableCut: () => this.player?.peer?.close(), // the link breaks, as when the Wi-Fi drops
     });
   }
+}
+
+/**
+ * The vendored QR decoder (jsQR, from npm: dist/vendor/), loaded at the first scan on a
+ * browser without BarcodeDetector. Its UMD wrapper sets self.jsQR when imported.
+ */
+async function loadDecoder() {
+  await import("../../vendor/jsQR.js");
+  const jsQR = self.jsQR;
+  return typeof jsQR === "function" ? (image) => jsQR(image.data, image.width, image.height)?.data ?? null : null;
 }
 
 /**
