@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from .api import handle
+from .errors import PyrulesError
 from .i18n import Text
 from .registry import SYSTEMS
 
@@ -33,8 +34,10 @@ WORDS = {
 }
 
 
-class CliError(Exception):
-    pass
+class CliError(PyrulesError):
+    """A command line the CLI cannot read (before any request is made)."""
+
+    code = "invalid_command"
 
 
 def parse_pairs(system_id: str, pairs: Sequence[str]) -> dict[str, Any]:
@@ -46,7 +49,7 @@ def parse_pairs(system_id: str, pairs: Sequence[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise CliError(f"expected key=value, got {pair!r}")
+            raise CliError("params", "cli_pair", pair=repr(pair)[:80])
         if value.strip().lower() in ("null", "none", ""):
             params[key] = None
         elif kinds.get(key) == "bool" and value.strip().lower() in TRUE | FALSE:
@@ -166,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         req = make_request(args)
     except CliError as exc:
-        print(f"pyrules: {exc}", file=sys.stderr)
+        print(f"pyrules: {exc.message(args.lang)}", file=sys.stderr)
         return 2
     answer = json.loads(handle(json.dumps(req)))
     if args.json:

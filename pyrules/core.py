@@ -154,6 +154,9 @@ class System(Generic[P]):
     outcomes: ClassVar[tuple[Outcome, ...]]
     oppose_rule: ClassVar[Text]
     sheet: ClassVar[dict[str, Any]] = {}
+    #: The table-play ops this system serves (its ``table`` module): the API asks the
+    #: registry which system serves an op, it names none itself.
+    table_ops: ClassVar[tuple[str, ...]] = ()
     #: True when the margin is a total whose whole distribution is the answer (notation):
     #: the odds op then also answers it as "distribution", with its "mean".
     totals: ClassVar[bool] = False
@@ -279,6 +282,21 @@ class System(Generic[P]):
 
     def roll(self, params: P, rng: random.Random) -> RollResult:
         return self.resolve(params, self.draw(params, rng))
+
+    def unknown_dice_field(self, params: P) -> str | None:
+        """The first field of ``params`` that only means something on known dice (a
+        placement on these very faces), or None. A roll whose dice are not known (no seed,
+        no typed faces) refuses it up front, so no answer depends on the draw."""
+        for f in self.fields:
+            if f.kind == "placement" and getattr(params, f.name, None) is not None:
+                return f.name
+        return None
+
+    def check_known_dice(self, params: P, known: bool) -> None:
+        """Refuse a placement (see :meth:`unknown_dice_field`) unless the dice are known."""
+        name = None if known else self.unknown_dice_field(params)
+        if name is not None:
+            raise ParamError(name, "placement_needs_dice")
 
     def outcome_ids(self) -> tuple[str, ...]:
         return tuple(o.id for o in self.outcomes)

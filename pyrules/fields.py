@@ -11,27 +11,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .i18n import Text, message
+from .errors import PyrulesError
+from .i18n import Text
 
 FACES_MAX = 64  # no roll of any system needs more dice than this
 FACES_MAX_TEXT = FACES_MAX * 5  # characters of a typed list ("100, " per face)
 
 
-class ParamError(Exception):
-    """A request parameter is wrong. ``field`` names it; the message is bilingual."""
-
-    def __init__(self, field: str | None, key: str, **args: Any) -> None:
-        super().__init__(key)
-        self.field = field
-        self.key = key
-        self.args_ = args
-
-    def message(self, lang: str) -> str:
-        return message(self.key, lang, **self.args_)
+class ParamError(PyrulesError):
+    """A request parameter is wrong (code ``invalid_param``). ``field`` names it; the
+    message is bilingual."""
 
     def prefixed(self, prefix: str) -> ParamError:
-        name = f"{prefix}.{self.field}" if self.field else prefix
-        return ParamError(name, self.key, **self.args_)
+        clone = super().prefixed(prefix)
+        assert isinstance(clone, ParamError)
+        return clone
 
 
 @dataclass(frozen=True)

@@ -254,6 +254,34 @@ ERRORS: dict[str, Text] = {
     ),
 }
 
+# -- issue 21 (engine helper): known dice, characters and sheets -----------------------------
+ERRORS.update({
+    "cli_pair": Text("attendu key=value (clé=valeur), reçu {pair}",
+                     "expected key=value, got {pair}"),
+    "character_object": Text("« {what} » doit être un objet JSON.",
+                             "'{what}' must be a JSON object."),
+    "character_id": Text("Un identifiant est un texte d'au plus {max} caractères.",
+                         "An id is a text of at most {max} characters."),
+    "character_name": Text("Le nom est obligatoire ({max} caractères au plus).",
+                           "The name is required (at most {max} characters)."),
+    "character_label": Text("Chaque compétence a un nom ({max} caractères au plus).",
+                            "Each skill has a name (at most {max} characters)."),
+    "character_entries": Text("Les compétences sont une liste ({max} au plus).",
+                              "The skills are a list (at most {max})."),
+    "characters_list": Text("« characters » est une liste d'au plus {max} personnages.",
+                            "'characters' is a list of at most {max} characters."),
+    "sheet_system": Text("Cette fiche est du système « {sheet} », pas « {system} ».",
+                         "This sheet is of the system '{sheet}', not '{system}'."),
+    "sheet_entry": Text("Aucune compétence « {entry} » sur cette fiche.",
+                        "No skill '{entry}' on this sheet."),
+    "placement_needs_dice": Text(
+        "Un placement sur les dés de Flamme ne vaut que pour des dés connus : donner la graine"
+        " du jet ou les faces lancées.",
+        "A placement on the Flame dice only applies to known dice: give the roll's seed or the"
+        " faces thrown.",
+    ),
+})
+
 WORDS: dict[str, Text] = {
     "augmentations": Text("augmentation", "augmentation"),
     "diminutions": Text("diminution", "diminution"),

@@ -26,6 +26,25 @@ test("a stored character whose skill param is a trap is refused", () => {
   assert.equal(isCharacter(character({ entries: [{ id: "e", label: "x", params: { die: { toString: null } } }] })), false);
 });
 
+test("the storage guard keeps a list stat stored as text or as a list (issue 21)", () => {
+  for (const weapons of ["", "2, 1", [2, 1], []]) {
+    assert.equal(isCharacter(character({ stats: { ardeur: 10, accessories: 0, weapons, protections: null } })), true, JSON.stringify(weapons));
+  }
+});
+
+test("the storage guard refuses prototype tricks and unbounded records, nothing else", () => {
+  const proto = JSON.parse('{"__proto__": {"polluted": 1}}'); // an own key, as JSON.parse makes it
+  assert.equal(isCharacter(character({ stats: proto })), false);
+  assert.equal(isCharacter(character({ entries: [{ id: "e", label: "x", params: JSON.parse('{"constructor": 1}') }] })), false);
+  assert.equal(isCharacter(Object.assign(Object.create({ inherited: true }), character())), false);
+  assert.equal(isCharacter(character({ stats: { weapons: new Array(5000).fill(1) } })), false);
+  assert.equal(isCharacter(character({ entries: [{ id: "e", label: "x", params: { die: [[8]] } }] })), false);
+  // Values the engine judges (out of bounds, unknown names) are not the guard's business.
+  assert.equal(isCharacter(character({ stats: { flame: 10 ** 9, anything: "text" } })), true);
+  // An id of "__proto__" is a value like any other.
+  assert.equal(isCharacter(character({ id: "__proto__" })), true);
+});
+
 test("an imported character is cleaned and keeps its entries", () => {
   const { character: clean, error } = cleanCharacter(character(), systems(), table());
   assert.equal(error, undefined);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { system } from "./helpers.js";
-import { choiceValue, initialValue, isFormField, summarize } from "../../web/js/roll/fields.js";
+import { choiceValue, initialValue, isFormField, summarize } from "../../web/js/widgets/fields.js";
 
 const pool = system("pool");
 const field = (name) => pool.fields.find((f) => f.name === name);

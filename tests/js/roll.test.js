@@ -5,18 +5,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { RollAnimation } from "../../web/js/roll/animation.js";
 import { BOOT_AT, BOOT_STEPS, bootPercent, stepState } from "../../web/js/roll/boot-panel.js";
-import { errorTarget } from "../../web/js/roll/form-errors.js";
-import { entryWho, historyRequest } from "../../web/js/roll/history-replay.js";
+import { errorTarget } from "../../web/js/roll/side-forms.js";
+import { entryWho, historyRequest, payloadRequest } from "../../web/js/roll/replay-links.js";
 import { urlSeed } from "../../web/js/roll/hooks.js";
 import { nextOdds } from "../../web/js/roll/odds-panel.js";
-import { pickerName } from "../../web/js/roll/picker.js";
-import { placedEntry } from "../../web/js/roll/placement.js";
-import { payloadRequest } from "../../web/js/roll/replay-links.js";
-import { sideNames, shownResult } from "../../web/js/roll/result-card.js";
-import { RollScreen } from "../../web/js/roll/screen.js";
-import { rollRequest, seedTaker } from "../../web/js/roll/rolling.js";
+import { pickerName, RollScreen } from "../../web/js/roll/screen.js";
+import { placedEntry, rollRequest, seedTaker } from "../../web/js/roll/rolling.js";
+import { RollAnimation, sideNames, shownResult } from "../../web/js/widgets/result-card.js";
 import { createRollApp, restoreState, restoreSystems, SIDES, seedOr, sidesOf } from "../../web/js/roll/state.js";
 import { system, systemsDescription } from "./helpers.js";
 

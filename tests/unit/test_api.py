@@ -309,3 +309,20 @@ def test_a_seeded_combat_refuses_stored_dice() -> None:
     e = err({"op": "combat", "params": {"kind": "melee"},
              "actor": {"ardeur": 5}, "opponent": {"ardeur": 5, "dice": [1]}})
     assert (e["code"], e["field"]) == ("faces_in_sheet", "opponent.dice")
+
+
+def test_the_api_is_a_table_of_ops_and_one_error_class() -> None:
+    """Issue 21: dispatch is a lookup in OPS; every refusal derives from PyrulesError."""
+    from pyrules.api import OPS, ApiError
+    from pyrules.cli import CliError
+    from pyrules.errors import PyrulesError
+    from pyrules.fields import ParamError
+    from pyrules.ops import Op
+
+    assert all(isinstance(op, Op) and callable(op.parse) and callable(op.run)
+               for op in OPS.values())
+    assert {"roll", "validate", "combat", "systems"} <= set(OPS)
+    for cls in (ApiError, ParamError, CliError):
+        assert issubclass(cls, PyrulesError)
+    listed = err({"op": "nope"})["message"]
+    assert all(name in listed for name in OPS)

@@ -24,7 +24,7 @@ def padded(request: dict[str, Any], length: int) -> str:
 
 def test_a_request_of_exactly_the_limit_is_answered() -> None:
     text = padded({"op": "version"}, MAX_REQUEST)
-    assert len(text) == 100_000
+    assert len(text) == 1_000_000
     assert json.loads(handle(text))["ok"] is True
 
 
@@ -33,7 +33,7 @@ def test_one_character_past_the_limit_is_refused() -> None:
     answer = json.loads(handle(text))
     assert answer["ok"] is False
     assert answer["error"]["code"] == "invalid_json"
-    assert "100000" in answer["error"]["message"]
+    assert "1000000" in answer["error"]["message"]
 
 
 @pytest.mark.parametrize("field", ["dice", "flame_dice"])

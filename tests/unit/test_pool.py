@@ -358,3 +358,27 @@ def test_pool_odds_match_brute_force_oracle() -> None:
         for outcome, prob in odds.outcomes:
             assert prob == Fraction(counts.get(outcome, 0), total), (raw, outcome)
         assert dict(odds.margins) == {m: Fraction(c, total) for m, c in margins.items()}, raw
+
+
+def test_placement_moves_agree_with_placement_error_on_each_moved_placement() -> None:
+    """placement_moves is linear (issue 21: a 20-Flame-die roll spent most of its time
+    there); its verdicts must stay those of placement_error on every one-point move."""
+    import random
+
+    from pyrules.registry import SYSTEMS
+    from pyrules.systems.pool.rules import placement_error, placement_moves
+
+    pool = SYSTEMS["pool"]
+    rng = random.Random(21)
+    for _ in range(3000):
+        k = rng.randint(1, 5)
+        p, _ = pool.parse({"pot": 8, "flame": k, "augmentations": rng.randint(0, 6),
+                           "diminutions": rng.randint(0, 6)})
+        faces = tuple(rng.randint(1, 6) for _ in range(k))
+        place = tuple(rng.randint(-3, 3) for _ in range(rng.choice([k, k, k, k - 1])))
+        expected = tuple(
+            tuple(placement_error(p, faces, tuple(d + step if j == i else d
+                                                  for j, d in enumerate(place))) is None
+                  for step in (1, -1))
+            for i in range(k))
+        assert placement_moves(p, faces, place) == expected, (faces, place)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pyrules.registry import SYSTEMS, describe
@@ -111,6 +112,8 @@ def system_requests(draw: Any) -> dict[str, Any]:
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(system_requests())
+# Found by Hypothesis (issue 21): valid to `validate`, refused or not by the roll by its dice.
+@example({"op": "roll", "system": "pool", "params": {"placement": [0]}})
 def test_validate_agrees_with_every_system_op(request: dict[str, Any]) -> None:
     same_check(request)
 
@@ -303,3 +306,35 @@ def test_valid_requests_of_every_op_are_valid_without_their_work() -> None:
         assert ok(request)  # and the op itself accepts it
         # Nothing of the op's work is in the answer: no rows, no counts, no matrix, no dice.
         assert not {"rows", "counts", "size", "groups", "winner", "dice", "exact"} & set(checked)
+
+
+PLACED = {"pot": 3, "flame": 1, "augmentations": 1, "placement": [1]}
+
+
+@pytest.mark.parametrize("request_", [
+    {"op": "roll", "system": "pool", "params": PLACED},
+    {"op": "roll", "system": "pool", "params": {"placement": [0]}},
+    {"op": "oppose", "system": "pool", "actor": PLACED, "opponent": {}},
+    {"op": "oppose", "system": "pool", "actor": {}, "opponent": PLACED},
+    {"op": "fairness", "system": "pool", "params": PLACED, "n": 3, "seed": 5},
+])
+def test_a_placement_on_unknown_dice_is_refused_by_the_op_and_by_validate(
+        request_: dict[str, Any]) -> None:
+    """Issue 21: a placement only means something on known dice; without a seed or typed
+    faces it is refused up front (the same answer every time, whatever the dice)."""
+    for _ in range(5):
+        e = err(request_)
+        assert e["field"].endswith("placement") and e["code"] == "invalid_param"
+        assert call({"op": "validate", "request": request_}) == call(request_)
+    assert "graine" in e["message"]
+
+
+def test_a_placement_on_known_dice_is_checked_against_them() -> None:
+    seeded = {"op": "roll", "system": "pool", "params": PLACED, "seed": 3}
+    same_check(seeded)
+    typed = {"op": "roll", "system": "pool",
+             "params": {**PLACED, "dice": [4, 4], "flame_dice": [3]}}
+    assert ok(typed)["placement"] == [1]
+    assert err({**typed, "params": {**typed["params"], "flame_dice": [6]}})["field"] == (
+        "placement")
+    assert ok({"op": "oppose", "system": "pool", "actor": PLACED, "opponent": {}, "seed": 9})

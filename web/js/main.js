@@ -16,28 +16,23 @@ import { OppositionPanel } from "./roll/opposition.js";
 import { drawQR } from "./ui/qr.js";
 import { PREFIX, shareEntry } from "./roll/replay.js";
 import { preload3d } from "./stage/stage.js";
-import { makeLuckRecorder, StatsView } from "./gm/stats.js";
+import { StatsView } from "./gm/stats.js";
 import { Views } from "./lib/views.js";
-import { RollAnimation } from "./roll/animation.js";
 import { watchEngine } from "./roll/boot.js";
 import { BootPanel } from "./roll/boot-panel.js";
-import { updateLangButtons, wireControls } from "./roll/controls.js";
-import { FormErrors } from "./roll/form-errors.js";
+import { RollScreen, SystemPicker, updateLangButtons, wireControls } from "./roll/screen.js";
+import { drawRollButton, FormErrors, RollForms } from "./roll/side-forms.js";
 import { installHooks } from "./roll/hooks.js";
-import { HistoryReplay } from "./roll/history-replay.js";
+import { HistoryReplay, ReplayLinks } from "./roll/replay-links.js";
 import { OddsPanel } from "./roll/odds-panel.js";
-import { SystemPicker } from "./roll/picker.js";
-import { Placement } from "./roll/placement.js";
-import { ReplayLinks } from "./roll/replay-links.js";
-import { announceIn, ResultCard } from "./roll/result-card.js";
-import { Roller, seedTaker } from "./roll/rolling.js";
+import { Placement, Roller, seedTaker } from "./roll/rolling.js";
+import { announceIn, ResultCard, RollAnimation, stagePresenter } from "./widgets/result-card.js";
+import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
 import { SafeStart } from "./roll/safe-start.js";
-import { RollScreen } from "./roll/screen.js";
-import { drawRollButton, RollForms } from "./roll/side-forms.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
 import { Table } from "./table/table.js";
 import "./ui/strings.js";
-import "./roll/strings.js";
+import "./widgets/strings.js";
 import "./odds/strings.js";
 import "./history/strings.js";
 import "./gm/strings.js";
@@ -55,6 +50,7 @@ const takeSeed = table.seedTaker(seedTaker(hooks)); // at a shared table, its fa
 
 const bootPanel = new BootPanel($);
 const updateRollButton = () => drawRollButton(app, $);
+app.subscribe(["engineReady", "systems", "mode", "rolling"], updateRollButton); // the roll button follows the store
 watchEngine({
   engine, app, panel: bootPanel, hooks, updateRollButton,
   onRestart: (detail) => notices.engineRestarted(detail),
@@ -95,28 +91,30 @@ const history = new History({
   onReview: (entry) => historyReplay.open(entry, { again: false }),
   onShare: (entry) => shareEntry(entry, { qr: (box, url) => drawQR(box, url, (request) => engine.call(request)) }),
 });
+// Every roll goes through the one pipeline; odds-like answers are asked once (widgets/pipeline.js).
+const systemOf = (id) => (app.systems || []).find((s) => s.id === id);
+const pipeline = createPipeline({ call: (request) => engine.call(request), stage: stagePresenter(systemOf), history, store: app.store, takeSeed });
+const oddsCache = createOddsCache();
 // The table-play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
-  engine, history, takeSeed, showView, systems: () => app.systems, table: () => app.table,
+  engine, history, pipeline, showView, systems: () => app.systems, table: () => app.table,
   announce: (text) => announce(text),
-  recordLuck: (entry, result) => recordLuck(entry, result),
   formParams: () => forms.formParams(), // the roll form's actor params, for the fair-dice test
 };
-const recordLuck = makeLuckRecorder(ctx);
 
 const errors = new FormErrors({ app, byId: $ });
-const odds = new OddsPanel({ app, engine, byId: $, gmTools });
+const odds = new OddsPanel({ app, engine, byId: $, gmTools, cache: oddsCache });
 const refresh = () => odds.refresh();
 const forms = new RollForms({ app, byId: $, ctx, odds, errors, saveState, announce });
 const animation = new RollAnimation();
 const card = new ResultCard({ app, byId: $, animation, announce, placement: (system) => placement.model(system), banner: () => replayLinks.banner() });
 const picker = new SystemPicker({ app, byId: $, onPick: () => { saveState.flush(); card.clear(); forms.build(); refresh(); } });
-const roller = new Roller({ app, engine, byId: $, errors, card, animation, history, recordLuck, takeSeed, updateRollButton });
-const placement = new Placement({ app, engine, errors, card, animation, history, recordLuck, announce });
+const roller = new Roller({ app, pipeline, byId: $, errors, card, animation });
+const placement = new Placement({ app, engine, errors, card, animation, history, announce });
 const safe = new SafeStart({ app, showView, card, picker, forms });
 const guarded = (step) => safe.guarded(step);
 const historyReplay = new HistoryReplay({ app, showView, animation, picker, forms, refresh, saveState, roller, card });
-const replayLinks = new ReplayLinks({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, recordLuck, announce });
+const replayLinks = new ReplayLinks({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, announce });
 
 const screen = new RollScreen({ app, picker, forms, card, odds, history, bootPanel, renderTableView: () => renderTableView() });
 const buildAll = () => screen.buildAll();

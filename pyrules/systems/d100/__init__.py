@@ -129,6 +129,9 @@ class D100System(System[D100Params]):
             extra=(("value", p.score), ("target", p.target)),
         )
 
+    def headline(self, result: RollResult) -> int | None:
+        return result.dice[0].final  # the number rolled
+
     def oppose_score(self, result: RollResult) -> int:
         return result.margin  # the higher MR wins
 

@@ -70,6 +70,7 @@ def tier(p: D6Params, margin: int) -> tuple[str, tuple[Line, ...]]:
 
 class D6System(System[D6Params]):
     id = "d6"
+    table_ops = ("effort",)
     doc = "001"
     templates = TEMPLATES
     name = T("Attribut + compétence + d6", "Attribute + skill + d6")
@@ -185,6 +186,9 @@ class D6System(System[D6Params]):
                           r.physical)
 
     tie_rerolls = MAX_REROLLS
+
+    def headline(self, result: RollResult) -> int | None:
+        return int(result.get("total"))
 
     def oppose_score(self, result: RollResult) -> int:
         return int(result.get("total"))

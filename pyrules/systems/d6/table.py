@@ -8,6 +8,8 @@ from typing import Any
 
 from ...fields import Choice, Field, ParamError, validate
 from ...i18n import Text as T
+from ...sheets.spec import SheetSpec, stat
+from . import D6System
 
 EFFORT_FIELDS = (
     Field("flame", "int", T("Flamme", "Flame"), default=2, min=0, max=7),
@@ -32,3 +34,17 @@ def effort(raw: Any) -> dict[str, int | bool]:
             raise ParamError("effort", "no_effort_left", flame=v["flame"])
         used += 1
     return {"per_day": v["flame"], "used": used, "available": v["flame"] - used}
+
+
+_D6 = {f.name: f for f in D6System.fields}
+#: A d6 character sheet (document 001): Flame and clarity set on every roll, the PC flag,
+#: and today's exceptional efforts (as many per day as the Flame); a quick roll may change
+#: the difficulty, make an effort (it spends one) or take its time.
+SHEET = SheetSpec(
+    stats=(stat(_D6["flame"]), stat(_D6["clarity"]),
+           stat(EFFORT_FIELDS[1], "efforts_used")),
+    set={"flame": "flame", "clarity": "clarity"},
+    pc="pc",
+    situation=(("difficulty", "replace"), ("effort", "or"), ("take_time", "or")),
+    effort=("flame", "efforts_used", "effort"),
+)

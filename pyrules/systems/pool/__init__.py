@@ -86,6 +86,7 @@ DIFF_STEPS = tuple(Choice(i, T(fr, en)) for i, fr, en in (
 
 class PoolSystem(System[PoolParams]):
     id = "pool"
+    table_ops = ("sources",)
     doc = "000"
     templates = TEMPLATES
     name = T("Réserve de d6 et dés de Flamme", "d6 success pool with Flame dice")
@@ -271,6 +272,9 @@ class PoolSystem(System[PoolParams]):
             lines.append(Line.of("pool.failure", successes=successes, eff=eff, margin=v.margin,
                                  ones=ones))
         return tuple(lines)
+
+    def headline(self, result: RollResult) -> int | None:
+        return int(result.get("successes"))
 
     def odds(self, params: PoolParams) -> Odds:
         return pool_odds(params)

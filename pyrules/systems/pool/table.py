@@ -10,6 +10,8 @@ from typing import Any
 from ...core import Line
 from ...fields import Field, validate
 from ...i18n import Text as T
+from ...sheets.spec import SheetSpec, stat
+from . import PoolSystem
 
 SOURCE_FIELDS = (
     Field("flame", "int", T("Flamme", "Flame"), default=0, min=-10, max=10,
@@ -76,3 +78,16 @@ def pool_sources(raw: Any) -> tuple[tuple[Source, ...], dict[str, int]]:
         "flame_dice": sum(s.flame_dice for s in sources),
     }
     return tuple(sources), totals
+
+
+#: A pool character sheet (document 000): the Flame set on every roll, the aspect scores
+#: the `sources` op turns into augmentations and diminutions (with each skill's `linked`
+#: and `specialty`); a quick roll may change the DIFF and add points or dice.
+SHEET = SheetSpec(
+    stats=(stat(next(f for f in PoolSystem.fields if f.name == "flame")),
+           stat(SOURCE_FIELDS[1]), stat(SOURCE_FIELDS[2])),
+    set={"flame": "flame"},
+    extras=tuple(f for f in SOURCE_FIELDS if f.name in ("linked", "specialty")),
+    situation=(("diff", "replace"), ("augmentations", "add"), ("diminutions", "add"),
+               ("modifiers", "append")),
+)

@@ -58,6 +58,7 @@ class StepsParams:
 
 class StepsSystem(System[StepsParams]):
     id = "steps"
+    table_ops = ("combat", "fight")
     doc = "004"
     templates = TEMPLATES
     name = T("Dés à paliers D4–D12", "Step dice D4–D12")
@@ -155,6 +156,9 @@ class StepsSystem(System[StepsParams]):
             extra=(("total", total), ("extreme", extreme), ("die_rolled", p.sides),
                    ("damage", margin if success else 0)),
         )
+
+    def headline(self, result: RollResult) -> int | None:
+        return int(result.get("total"))
 
     def oppose_score(self, result: RollResult) -> int:
         return int(result.get("total"))

@@ -14,6 +14,7 @@ from typing import Any
 from ...core import Line, RollResult
 from ...fields import Choice, Field, ParamError, validate
 from ...i18n import Text as T
+from ...sheets.spec import SheetSpec, stat
 from . import StepsSystem
 
 STEPS = StepsSystem()
@@ -297,3 +298,19 @@ def parse_fight(raw: Any) -> FightView:
             or not all(isinstance(a, str) for a in acted):
         raise ParamError("fight.acted", "fight_state", what="fight.acted: a list of ids")
     return FightView(round_, turn, tuple(fighters), frozenset(acted))
+
+
+_STEPS = {f.name: f for f in StepsSystem.fields}
+#: A step-dice character sheet (document 004): the Ardeur (for combat), an accessories
+#: bonus added to every roll, the bonus of each weapon and protection carried (a list: only
+#: the best of each counts); a quick roll may change the threshold, take an edge, add bonus.
+SHEET = SheetSpec(
+    stats=(stat(ARDEUR_FIELD),
+           stat(_STEPS["bonus"], "accessories", default=0,
+                label=T("Bonus d’accessoires et d’atours", "Accessories and finery bonus"),
+                help=T("S’ajoute au bonus de chaque jet.", "Added to the bonus of every roll.")),
+           stat(_STEPS["weapons"]), stat(_STEPS["protections"])),
+    set={"weapons": "weapons", "protections": "protections"},
+    add={"bonus": "accessories"},
+    situation=(("threshold", "replace"), ("edge", "set"), ("bonus", "add")),
+)

@@ -2,7 +2,7 @@
 // the engine before they are saved. Methods of CharactersView (view.js mixes them in).
 
 import { h } from "../lib/dom.js";
-import { SideForm } from "../roll/forms.js";
+import { SideForm } from "../widgets/forms.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { formSystem, rawFrom } from "./formdata.js";

@@ -1,40 +1,25 @@
 // Quick rolls from the sheet (the app's dice or the player's own), and the d6 efforts they
-// spend. Methods of CharactersView (view.js mixes them in).
+// spend. Methods of CharactersView (view.js mixes them in). A quick roll is the contract's
+// sheet roll ({"sheet": {character, entry, situation}}: the engine builds the params and
+// spends an effort), sent through the roll pipeline (widgets/pipeline.js): one call a tap.
 
 import { h } from "../lib/dom.js";
-import { SideForm } from "../roll/forms.js";
-import { entryFrom } from "../history/history.js";
+import { SideForm } from "../widgets/forms.js";
 import { lang, t } from "../lib/i18n.js";
-import { renderRoll } from "../roll/result.js";
-import { flash, showRolled } from "../ui/ui.js";
+import { renderRoll } from "../widgets/result.js";
+import { flash } from "../ui/ui.js";
+import { showRolled } from "../widgets/result-card.js";
 import { formSystem } from "./formdata.js";
-import { effortState, rollParams } from "./sheet.js";
+import { effortState } from "./sheet.js";
 import "./strings.js";
 
-export class QuickPart {
-  /** Spend an exceptional effort if the params ask for one: {ok, commit()} or {ok:false, message}. */
-  async effortFor(character, params) {
-    character = this.byId(character.id) || character; // the sheet may be older than the last spend
-    const state = effortState(this.system(character.system), character);
-    if (!state || !params[state.param]) return { ok: true, commit: async () => {} };
-    const answer = await this.ctx.engine.call({ ...state.request("use"), lang: lang() });
-    if (!answer.ok) return { ok: false, message: answer.error.message };
-    return {
-      ok: true,
-      spent: answer.result,
-      commit: async () => {
-        const fresh = this.byId(character.id) || character;
-        const updated = { ...fresh, stats: { ...fresh.stats, [state.usedKey]: answer.result.used }, updated: new Date().toISOString() };
-        try {
-          await this.put(updated);
-        } catch (error) {
-          // The roll stands; the spent effort could not be written (the notice says why).
-          this.storageFailed(this.quickError?.isConnected ? this.quickError : this.message, error);
-        }
-      },
-    };
-  }
+/** The params of a quick roll: the sheet, the entry's id and what the situation form holds. */
+export function sheetRoll(character, entry, situation = {}) {
+  const kept = Object.fromEntries(Object.entries(situation || {}).filter(([, v]) => v !== null && v !== undefined && v !== ""));
+  return { sheet: { character, entry: entry.id, ...(Object.keys(kept).length ? { situation: kept } : {}) } };
+}
 
+export class QuickPart {
   async effortAction(character, action) {
     character = this.byId(character.id) || character;
     const state = effortState(this.system(character.system), character);
@@ -55,7 +40,7 @@ export class QuickPart {
   }
 
   async quickRoll(character, entry) {
-    if (this.busy) return;
+    if (this.ctx.pipeline.rolling("quick")) return; // a second tap: the roll in flight is the one
     character = this.byId(character.id) || character;
     const system = this.system(character.system);
     const form = this.situationForm;
@@ -66,7 +51,7 @@ export class QuickPart {
       form.focusField(errors[0].field);
       return;
     }
-    const params = rollParams(system, character, entry, situation);
+    const params = sheetRoll(character, entry, situation);
     if (this.quickPhysical) await this.askFaces(character, entry, system, params);
     else await this.rollEntry(character, entry, system, params);
   }
@@ -117,67 +102,77 @@ export class QuickPart {
   }
 
   /**
-   * Roll `entry` with `params`: the RNG (the page's seed), or the faces already in params
-   * (physical dice, typed in `facesForm`, where a wrong face is then shown).
+   * Roll `entry` with `params` (the contract's sheet roll: the engine builds the params from the
+   * sheet, the entry and the situation, and spends a d6 exceptional effort the situation asks
+   * for): one engine call through the pipeline, the RNG with the page's seed, or the faces
+   * already in params (physical dice, typed in `facesForm`, where a wrong face is then shown).
    */
   async rollEntry(character, entry, system, params, facesForm = null) {
-    if (this.busy) return;
     const form = this.situationForm;
-    this.busy = true;
-    try {
-      const effort = await this.effortFor(character, params);
-      if (!effort.ok) {
-        // The refusal replaces the last roll's result: it must not read as this roll's.
-        this.quickResult.replaceChildren();
-        delete this.quickResult.dataset.outcome;
-        flash(this.quickError, effort.message, "error");
-        this.ctx.announce(effort.message);
-        return;
+    const request = { op: "roll", system: system.id, params, lang: lang() };
+    const who = { id: character.id, name: character.name, label: entry.label };
+    const done = await this.ctx.pipeline.roll(request, who, {
+      origin: "quick",
+      physical: Boolean(facesForm),
+      present: ({ answer }) => this.showQuick(character, entry, system, answer.result),
+    });
+    if (!done) return; // a roll was in flight
+    const { answer } = done;
+    if (!answer.ok) {
+      // The refusal replaces the last roll's result: it must not read as this roll's.
+      this.quickResult.replaceChildren();
+      delete this.quickResult.dataset.outcome;
+      const field = answer.error.field;
+      const local = field?.startsWith("situation.") ? field.slice("situation.".length) : field;
+      if (!(local && (facesForm?.setError(local, answer.error.message) || form.setError(local, answer.error.message)))) {
+        flash(this.quickError, t("quick.error", { label: entry.label, message: answer.error.message }), "error");
+        this.ctx.announce(answer.error.message);
       }
-      const request = { op: "roll", system: system.id, params, lang: lang() };
-      if (!facesForm) {
-        const seed = this.ctx.takeSeed();
-        if (seed !== undefined) request.seed = seed;
-      }
-      const answer = await this.ctx.engine.call(request);
-      if (!answer.ok) {
-        const field = answer.error.field;
-        if (!(field && (facesForm?.setError(field, answer.error.message) || form.setError(field, answer.error.message)))) {
-          flash(this.quickError, t("quick.error", { label: entry.label, message: answer.error.message }), "error");
-        }
-        if (field && facesForm?.hasError(field)) facesForm.focusField(field);
-        return;
-      }
-      await effort.commit();
-      const who = { id: character.id, name: character.name, label: entry.label };
-      const historyEntry = entryFrom(request, answer.result, { who });
-      const view = renderRoll(system, answer.result);
-      const title = h("p", { class: "quick-title", text: t("quick.title", { name: character.name, label: entry.label }) });
-      if (effort.spent) this.renderAfterEffort(effort.spent);
-      showRolled(this.quickResult, view, {
-        before: [title],
-        announce: (text) => this.ctx.announce(`${character.name}, ${entry.label} : ${text}`),
-        onLanded: () => {
-          this.ctx.history.add(historyEntry);
-          this.ctx.recordLuck(historyEntry);
-        },
-      });
-      this.quickResult.dataset.outcome = answer.result.outcome;
-      this.quickResult.dataset.entry = entry.id;
-    } finally {
-      this.busy = false;
+      if (local && facesForm?.hasError(local)) facesForm.focusField(local);
     }
   }
 
-  /** Redraw the efforts box and the sheet's "used" figure from the engine's count of the spend (keeps the result area). */
-  renderAfterEffort(spent) {
-    const character = this.selected;
+  /** The quick roll's result area: its dice thrown; resolves once they have landed. */
+  async showQuick(character, entry, system, result) {
+    if (result.character) await this.keepSpent(result.character);
+    const view = renderRoll(system, result);
+    const title = h("p", { class: "quick-title", text: t("quick.title", { name: character.name, label: entry.label }) });
+    this.quickResult.dataset.outcome = result.outcome;
+    this.quickResult.dataset.entry = entry.id;
+    return new Promise((resolve) => {
+      showRolled(this.quickResult, view, {
+        before: [title],
+        announce: (text) => this.ctx.announce(`${character.name}, ${entry.label} : ${text}`),
+        onLanded: resolve,
+      });
+    });
+  }
+
+  /** The sheet the engine answered after spending an effort: stored, and its efforts box redrawn. */
+  async keepSpent(updated) {
+    try {
+      await this.put(updated);
+    } catch (error) {
+      // The roll stands; the spent effort could not be written (the notice says why).
+      this.storageFailed(this.quickError?.isConnected ? this.quickError : this.message, error);
+      return;
+    }
+    this.renderAfterEffort(updated);
+  }
+
+  /**
+   * Redraw the efforts box and the sheet's "used" figure from the sheet the engine answered
+   * (keeps the result area): its per-day and used numbers, as the `effort` op counts them.
+   */
+  renderAfterEffort(updated) {
     const old = document.getElementById("efforts");
-    if (!character || !old) return;
-    const system = this.system(character.system);
-    old.replaceWith(this.effortsBox(character, system, { ok: true, result: spent }));
-    const state = effortState(system, character);
-    const used = this.root.querySelector(`.sheet-stat[data-stat="${state.usedKey}"] dd`);
-    if (used) used.textContent = String(spent.used);
+    if (!old || this.selected?.id !== updated.id) return;
+    const system = this.system(updated.system);
+    const state = effortState(system, updated);
+    const perDay = Number(updated.stats?.[state.perDayKey] ?? 0);
+    const used = Number(updated.stats?.[state.usedKey] ?? 0);
+    old.replaceWith(this.effortsBox(updated, system, { ok: true, result: { per_day: perDay, used, available: Math.max(0, perDay - used) } }));
+    const cell = this.root.querySelector(`.sheet-stat[data-stat="${state.usedKey}"] dd`);
+    if (cell) cell.textContent = String(used);
   }
 }

@@ -3,9 +3,9 @@
 // Methods of CharactersView (view.js mixes them in).
 
 import { h } from "../lib/dom.js";
-import { SideForm, summarize } from "../roll/forms.js";
+import { SideForm, summarize } from "../widgets/forms.js";
 import { lang, pick, t } from "../lib/i18n.js";
-import { appliedText, SourcesPanel } from "../roll/sources.js";
+import { appliedText, SourcesPanel } from "../widgets/sources.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { formSystem } from "./formdata.js";
 import { effortState, extraFields, rollParams, situationFields, statFields } from "./sheet.js";

@@ -233,6 +233,104 @@ export async function loadCharacters() {
   return list.sort((a, b) => String(a.name).localeCompare(String(b.name)) || String(a.id).localeCompare(String(b.id)));
 }
 
+// ------------------------------------------------------------------------------ restore
+
+// What an earlier version set aside may be a character the engine accepts today (issue 21:
+// every steps character was set aside by a storage check stricter than the engine). At each
+// start, the records set aside by the storage check ("shape", "wrong-store") are offered to
+// the engine again (view.js); those it accepts come back, the rest stay where they are.
+// Records set aside because they threw while drawn ("draw") are not offered again.
+const RESTORABLE = new Set(["shape", "wrong-store"]);
+const RESTORE_MAX = 500; // the engine's `characters` op takes up to 500 at once
+const FALLBACK_ASIDE = `pyrules:quarantine:${FALLBACK_KEY}:`;
+
+/** The localStorage copies set aside of the fallback map: [{name, map}] (unreadable ones skipped). */
+function fallbackCopies() {
+  const copies = [];
+  const storage = globalThis.localStorage; // reachable: the fallback reads it (a throw is the caller's)
+  for (let i = 0; storage && i < storage.length; i += 1) {
+    const name = storage.key(i);
+    if (!name || !name.startsWith(FALLBACK_ASIDE)) continue;
+    try {
+      const map = JSON.parse(storage.getItem(name));
+      if (map && typeof map === "object" && !Array.isArray(map)) copies.push({ name, map });
+    } catch {
+      /* not JSON: it stays set aside, for the download */
+    }
+  }
+  return copies.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * Records set aside that may be characters: [{ref, record}] (at most RESTORE_MAX), `ref`
+ * saying where each sits, for restoreCharacters().
+ */
+export async function setAsideCharacters() {
+  const db = await openDB();
+  const found = [];
+  if (db) {
+    const tx = db.transaction(QUARANTINE, "readonly");
+    const store = tx.objectStore(QUARANTINE);
+    const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
+    values.forEach((value, index) => {
+      if (value && typeof value === "object" && RESTORABLE.has(value.reason) && value.record && typeof value.record === "object") {
+        found.push({ ref: { key: keys[index] }, record: value.record });
+      }
+    });
+  } else {
+    const current = fallbackAll();
+    const seen = new Set();
+    for (const { name, map } of fallbackCopies()) {
+      for (const [id, record] of Object.entries(map)) {
+        if (id in current || seen.has(id) || !record || typeof record !== "object") continue;
+        seen.add(id);
+        found.push({ ref: { copy: name, id }, record });
+      }
+    }
+  }
+  return found.slice(0, RESTORE_MAX);
+}
+
+/**
+ * Put characters back in the list and take them out of what is set aside: [{ref, character}],
+ * all or nothing (IndexedDB: one transaction).
+ */
+export async function restoreCharacters(restored) {
+  if (!restored.length) return;
+  const db = await openDB();
+  if (db) {
+    await writing(async () => {
+      const tx = db.transaction([STORE, QUARANTINE], "readwrite");
+      const done = transactionDone(tx);
+      for (const { ref, character } of restored) {
+        tx.objectStore(STORE).put(character);
+        tx.objectStore(QUARANTINE).delete(ref.key);
+      }
+      await done;
+    });
+  } else {
+    const map = fallbackAll();
+    for (const { character } of restored) map[character.id] = character;
+    if (!storageSet(FALLBACK_KEY, map)) throw Object.assign(new Error("storage full"), { name: "QuotaExceededError" });
+    // The copies set aside keep only what did not come back (a copy left empty goes).
+    const storage = globalThis.localStorage;
+    const byCopy = new Map();
+    for (const { ref } of restored) (byCopy.get(ref.copy) ?? byCopy.set(ref.copy, new Set()).get(ref.copy)).add(ref.id);
+    for (const { name, map: copy } of fallbackCopies()) {
+      const gone = byCopy.get(name);
+      if (!gone) continue;
+      const rest = Object.fromEntries(Object.entries(copy).filter(([id]) => !gone.has(id)));
+      try {
+        if (Object.keys(rest).length) storage.setItem(name, JSON.stringify(rest));
+        else storage.removeItem(name);
+      } catch {
+        /* the copy stays as it was: its characters are in the list anyway */
+      }
+    }
+  }
+  notifyTabs();
+}
+
 /** Run a write; a failure is reported (storage full, ...) and rethrown for the caller. */
 async function writing(action) {
   try {

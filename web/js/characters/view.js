@@ -9,7 +9,8 @@
 // are methods mixed into the same class.
 
 import { h } from "../lib/dom.js";
-import { paramsFit } from "../lib/checks.js";
+import { isCharacter, paramsFit } from "../lib/checks.js";
+import { reportRestored } from "../lib/storage.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { confirmAction, flash } from "../ui/ui.js";
 import { EditorPart } from "./editor.js";
@@ -87,6 +88,47 @@ export class CharactersView {
     if (!this.selected) this.selectedId = this.characters[0]?.id ?? null;
     this.render();
     this.changed();
+    await this.restoreSetAside();
+  }
+
+  /**
+   * Records an earlier version set aside, offered to the engine again in one `characters`
+   * call: those it accepts come back to the list as it normalised them, and a notice says
+   * how many; those it refuses stay aside (and downloadable from that notice).
+   */
+  async restoreSetAside() {
+    if (this.restoring) return;
+    this.restoring = true;
+    try {
+      const found = await store.setAsideCharacters();
+      if (!found.length) return;
+      const answer = await this.ctx.engine.call({ op: "characters", characters: found.map((f) => f.record), lang: lang() });
+      if (!answer.ok || !Array.isArray(answer.result?.characters)) return; // not judged: they stay aside
+      const taken = new Set(this.characters.map((c) => c.id));
+      const back = [];
+      const kept = [];
+      answer.result.characters.forEach((verdict, index) => {
+        const { ref, record } = found[index];
+        if (verdict?.ok && isCharacter(verdict.character)) {
+          const character = verdict.character;
+          if (taken.has(character.id)) character.id = newId();
+          taken.add(character.id);
+          back.push({ ref, character });
+        } else {
+          kept.push({ key: "characters", reason: "refused", time: new Date().toISOString(), raw: JSON.stringify(record), error: verdict?.error?.message ?? null, store: ref.copy ? "localStorage" : "indexedDB" });
+        }
+      });
+      if (!back.length) return;
+      await store.restoreCharacters(back);
+      reportRestored({ key: "characters", count: back.length, kept });
+      this.characters = await store.loadCharacters();
+      if (!this.editor) this.render();
+      this.changed();
+    } catch (error) {
+      console.warn("[pyrules] characters set aside could not be offered again:", error); // they stay aside
+    } finally {
+      this.restoring = false;
+    }
   }
 
   select(id) {

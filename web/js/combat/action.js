@@ -108,9 +108,9 @@ export function renderAction(cv, system, table) {
   );
 }
 
-/** One action between the picked participants (the "Résoudre" button). */
+/** One action between the picked participants (the "Résoudre" button): one engine call. */
 export async function resolve(cv) {
-  if (cv.busy) return;
+  if (cv.busy || cv.ctx.pipeline.rolling("combat")) return; // a second tap: the action in flight is the one
   cv.busy = true;
   try {
     await act(cv);
@@ -120,7 +120,8 @@ export async function resolve(cv) {
 }
 
 async function act(cv) {
-  // The engine's judgement of the fight as it stands (who fights with which entry, who is up).
+  // The engine's judgement of the fight as it stands (who fights with which entry, who is up):
+  // kept from the last change, asked again only if the fight changed since.
   if (!(await cv.judge())) return;
   const actor = cv.participant(cv.action.actor);
   const target = cv.participant(cv.action.target);
@@ -138,14 +139,18 @@ async function act(cv) {
     opponent: { ...targetSkill.params, ardeur: target.ardeur },
     lang: lang(),
   };
-  const seed = cv.ctx.takeSeed();
-  if (seed !== undefined) request.seed = seed;
-  const answer = await cv.ctx.engine.call(request);
-  if (!answer.ok) {
-    flash(cv.error, t("combat.error", { message: answer.error.message }), "error");
-    return;
-  }
-  const result = answer.result;
+  const done = await cv.ctx.pipeline.roll(request, null, {
+    origin: "combat",
+    // The history entry of the action (combat-record.js), its luck from the answer's rolls.
+    entry: (sent, answer) => combatEntry({ request: sent, result: answer.result, actor, target, actorSkill, targetSkill }).entry,
+    present: ({ request: sent, answer }) => landAction(cv, { request: sent, result: answer.result, actor, target, actorSkill, targetSkill }),
+  });
+  if (done && !done.answer.ok) flash(cv.error, t("combat.error", { message: done.answer.error.message }), "error");
+}
+
+/** The action's answer applied to the fight (losses, log), then its dice on the stage; resolves once landed. */
+async function landAction(cv, { request, result, actor, target, actorSkill, targetSkill }) {
+  const kind = request.params.kind;
   cv.checkpoint();
   const before = { actor: actor.ardeur, target: target.ardeur };
   const up = { actor: canAct(cv.judged, actor.id), target: canAct(cv.judged, target.id) };
@@ -179,8 +184,6 @@ async function act(cv) {
   // "Contre qui" stays on the one just fought, even knocked out (a skirmish puts the extras out).
   cv.keptTarget = target.id;
   cv.save();
-  const record = combatEntry({ request, result, actor, target, actorSkill, targetSkill });
-  if (cv.ctx.history.add(record.entry)) cv.ctx.recordLuck(record.entry, record.luckResult);
   // The new state shows once the engine has judged it (who is out, whose turn it is).
   if (!(await cv.judge())) return;
   cv.render();
@@ -190,8 +193,11 @@ async function act(cv) {
   // The outcome card stays hidden, and nothing is announced, until the dice have landed.
   const last = document.getElementById("combat-last");
   last?.classList.add("stage-pending");
-  playStage({ dice, verdict, detail: last }, () => {
-    last?.classList.remove("stage-pending");
-    cv.ctx.announce(logText(entry).join(" "));
+  await new Promise((landed) => {
+    playStage({ dice, verdict, detail: last }, () => {
+      last?.classList.remove("stage-pending");
+      cv.ctx.announce(logText(entry).join(" "));
+      landed();
+    });
   });
 }

@@ -9,7 +9,8 @@
 //   - the Ardeur of both sides after the action, next to its outcome.
 
 import { h } from "../lib/dom.js";
-import { entryFrom } from "../history/history.js";
+import { entryFrom } from "../widgets/entry.js";
+import { luckOf } from "../widgets/pipeline.js";
 import { t } from "../lib/i18n.js";
 import { canAct, judgedOf } from "./state.js";
 import "./strings.js";
@@ -17,7 +18,7 @@ import "./strings.js";
 const who = (participant, skill) => ({ ...(participant.characterId ? { id: participant.characterId } : {}), name: participant.name, label: skill?.label || "" });
 
 /**
- * The history entry of one combat action and the result recordLuck needs for it.
+ * The history entry of one combat action ({entry}), with the luck its answer gives each roll.
  * request/result: the `combat` call and its answer; skills: the skill each side used.
  */
 export function combatEntry({ request, result, actor, target, actorSkill, targetSkill }) {
@@ -26,16 +27,17 @@ export function combatEntry({ request, result, actor, target, actorSkill, target
   const common = { seed: result.seed ?? null, physical: Boolean(result.physical) };
   if (kind === "ranged" || !second) {
     const params = { ...actorSkill.params };
-    const entry = entryFrom({ op: "roll", system: "steps", params }, { ...first, ...common }, { who: who(actor, actorSkill), combat: kind });
-    return { entry, luckResult: null };
+    const shot = { ...first, ...common };
+    const entry = { ...entryFrom({ op: "roll", system: "steps", params }, shot, { who: who(actor, actorSkill), combat: kind }), ...luckOf({ op: "roll" }, shot) };
+    return { entry };
   }
   const sides = { actor: first, opponent: second };
-  const entry = entryFrom(
-    { op: "oppose", system: "steps", actor: { ...actorSkill.params }, opponent: { ...targetSkill.params } },
-    { winner: result.winner, margin: result.margin, ...common, ...sides },
-    { actorWho: who(actor, actorSkill), opponentWho: who(target, targetSkill), combat: kind },
-  );
-  return { entry, luckResult: sides };
+  const both = { winner: result.winner, margin: result.margin, ...common, ...sides };
+  const entry = {
+    ...entryFrom({ op: "oppose", system: "steps", actor: { ...actorSkill.params }, opponent: { ...targetSkill.params } }, both, { actorWho: who(actor, actorSkill), opponentWho: who(target, targetSkill), combat: kind }),
+    ...luckOf({ op: "oppose" }, both),
+  };
+  return { entry };
 }
 
 const WARNINGS = { acted: "combat.warn.again", not_turn: "combat.warn.notTurn" };

@@ -7,6 +7,7 @@ import { h } from "../lib/dom.js";
 import { pick, t } from "../lib/i18n.js";
 import { ardeurAfter } from "./combat-record.js";
 import "./strings.js";
+import "../ui/strings.js";
 
 /** The sentences of a log entry, in the current language. */
 export function logText(entry) {

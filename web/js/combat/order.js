@@ -4,7 +4,7 @@
 // `cv` is the CombatView: these functions read its state and call its changes.
 
 import { h } from "../lib/dom.js";
-import { SideForm } from "../roll/forms.js";
+import { SideForm } from "../widgets/forms.js";
 import { t } from "../lib/i18n.js";
 import { switchControl } from "../ui/ui.js";
 import { canAct, judgedOf, SYSTEM } from "./state.js";

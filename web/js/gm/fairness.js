@@ -10,9 +10,9 @@
 // docs/reliability.md). Every seed is also kept in data-seeds, for the tests.
 
 import { h } from "../lib/dom.js";
-import { summarize } from "../roll/forms.js";
+import { summarize } from "../widgets/forms.js";
 import { formatNumber, lang, onLangChange, pick, t } from "../lib/i18n.js";
-import { outcomeInfo, paint } from "../roll/outcomes.js";
+import { outcomeInfo, paint } from "../widgets/outcomes.js";
 import "./strings.js";
 
 export const SIZES = [1000, 10000, 50000];

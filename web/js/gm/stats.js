@@ -1,10 +1,9 @@
 // Session statistics: how lucky the rolls were against their exact odds.
 //
-// Right after a roll lands, recordLuck() asks the engine (op `luck`) where the roll's
-// margin falls under the exact odds of its params — its percentile, 0.5 being an average
-// roll — and stores it in the history entry. For an opposed roll (or a combat action) the
-// engine's answer already gives each side's own luck (`own.luck`: its dice judged as a
-// single roll of that side), so nothing is asked again.
+// Each roll's answer carries its luck (the percentile of its margin under the exact odds of
+// its params, 0.5 being an average roll) and its chance of success; the roll pipeline
+// (widgets/pipeline.js) keeps them in the history entry, each side's own for an opposed
+// roll or a combat action. Nothing is asked again here.
 //
 // The statistics screen reads the history since "Nouvelle session": rolls, average
 // luck, criticals and fumbles (the best and worst outcome tiers of each system; with a
@@ -13,58 +12,12 @@
 
 import { debounce, h, storageGet, storageSet } from "../lib/dom.js";
 import { FairnessPanel } from "./fairness.js";
-import { formatNumber, formatTime, lang, t } from "../lib/i18n.js";
+import { formatNumber, formatTime, t } from "../lib/i18n.js";
 import "./strings.js";
 
 const SESSION_KEY = "pyrules:session";
 const BINS = 10;
 const NOBODY = "\u0000none";
-
-export function makeLuckRecorder(ctx) {
-  const { engine, history } = ctx;
-  const systemOf = (id) => (ctx.systems() || []).find((s) => s.id === id);
-
-  async function luckOf(system, params, margin) {
-    if (margin === null || margin === undefined) return null;
-    const answer = await engine.call({ op: "luck", system: system.id, params, margins: [margin], lang: lang() });
-    return answer.ok ? answer.result.percentiles[0] : null;
-  }
-
-  function withoutFaces(system, params) {
-    const out = { ...(params || {}) };
-    for (const field of system.fields) if (field.type === "faces" || field.type === "placement") delete out[field.name];
-    return out;
-  }
-
-  /**
-   * Store the luck of a history entry (never blocks the result: call it without await).
-   * result: the engine's answer for an opposed roll (its sides' dice).
-   */
-  return async function recordLuck(entry, result = null) {
-    const system = systemOf(entry.system);
-    if (!system || !Number.isSafeInteger(entry.seed) || entry.physical) return; // luck of seeded rolls only
-    try {
-      let patch;
-      if (entry.mode === "oppose") {
-        if (!result) return;
-        patch = {};
-        // Each side's luck as the engine judged it (its dice as a single roll of that side).
-        for (const side of ["actor", "opponent"]) patch[`${side}Luck`] = result[side]?.own?.luck ?? null;
-      } else {
-        const params = withoutFaces(system, entry.params);
-        patch = { luck: await luckOf(system, params, entry.margin) };
-        // The chance of success this roll had, from the engine's exact odds (not the luck rank).
-        const odds = await engine.call({ op: "odds", system: system.id, params, lang: lang() });
-        if (odds.ok) patch.success = odds.result.success_probability;
-      }
-      const latest = history.find(entry.id);
-      if (!latest || latest.margin !== entry.margin) return; // changed meanwhile (placement)
-      history.update({ ...latest, ...patch });
-    } catch (error) {
-      console.warn("luck not recorded", error);
-    }
-  };
-}
 
 // ------------------------------------------------------------------------------ session
 

@@ -9,7 +9,7 @@
 import { h } from "../lib/dom.js";
 import { formatSigned, formatTime, pick, t } from "../lib/i18n.js";
 import { formatPercent } from "../odds/odds.js";
-import { tierBadge } from "../roll/result.js"; // also adds "result.gap"
+import { tierBadge } from "../widgets/result.js"; // also adds "result.gap"
 import "./strings.js";
 import "../ui/strings.js";
 

@@ -258,21 +258,61 @@ function checkUndo(value) {
 
 // ------------------------------------------------------------------------------ characters
 
-/** A saved character, as characters.js, combat.js and the opposition panel read it. */
+// What a character is, is the engine's to say (the `character` op checks and normalises it
+// before it is stored). Read back from storage, a record only has to be safe for the page to
+// hold and draw: plain JSON of bounded size, no key that could reach a prototype. The guard is
+// deliberately looser than any engine bound, so it never refuses a character the engine
+// accepted (issue 21: a list stat stored as text or as a list made every step-dice character
+// vanish at the next reload).
+
+const LIMIT = { text: 20000, list: 1000, keys: 200, entries: 1000 };
+const TRICK_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/** A plain object (JSON, structured clone) with a bounded number of harmless own keys. */
+function isRecord(value, keys = LIMIT.keys) {
+  if (!isObject(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const names = Object.keys(value);
+  return names.length <= keys && names.every((key) => key.length <= 200 && !TRICK_KEYS.has(key));
+}
+
+/** A stored scalar: null, a bounded string, a finite number, a boolean. */
+const isStoredScalar = (value) =>
+  value === null || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value)) || isText(value, LIMIT.text);
+
+/** A stored field value: a scalar, or a bounded list of scalars (a list stat, typed text or numbers). */
+const isStoredValue = (value) => isStoredScalar(value) || (Array.isArray(value) && value.length <= LIMIT.list && value.every(isStoredScalar));
+
+/** {name: field value}: a sheet's numbers, an entry's params or extras. */
+const isStoredFields = (value) => isRecord(value) && Object.values(value).every(isStoredValue);
+
+function isStoredEntry(entry) {
+  return (
+    isRecord(entry) &&
+    isText(entry.id, 200) &&
+    isText(entry.label, LIMIT.text) &&
+    isStoredFields(entry.params) &&
+    optional(entry.sources, isStoredFields)
+  );
+}
+
+/** A saved character, safe for the page to hold (the structural guard; the engine judges the rest). */
 export function isCharacter(c) {
   return (
-    isObject(c) &&
-    isText(c.id, 100) &&
+    isRecord(c) &&
+    isText(c.id, 200) &&
     c.id.length > 0 &&
     isText(c.system, 100) &&
-    isText(c.name, 200) &&
-    c.name.trim().length > 0 &&
-    optional(c.note, (n) => isText(n, 5000)) &&
+    isText(c.name, LIMIT.text) &&
+    optional(c.note, (n) => isText(n, LIMIT.text)) &&
     optional(c.pc, (v) => typeof v === "boolean") &&
-    isObject(c.stats) &&
-    Object.values(c.stats).every((v) => v === null || typeof v === "number") &&
+    optional(c.created, (v) => isText(v, 200)) &&
+    optional(c.updated, (v) => isText(v, 200)) &&
+    isStoredFields(c.stats) &&
     Array.isArray(c.entries) &&
-    c.entries.every((e) => isObject(e) && isText(e.id, 200) && isText(e.label, 200) && isParams(e.params) && optional(e.sources, isParams))
+    c.entries.length <= LIMIT.entries &&
+    c.entries.every(isStoredEntry)
   );
 }
 

@@ -187,6 +187,14 @@ export function reportQuarantine({ key, reason, raw, savedAs, store }) {
 }
 
 /**
+ * Characters set aside earlier are back in the list (the engine accepts them now): `count`
+ * of them; `kept` the items still set aside (the engine refuses them), for the download.
+ */
+export function reportRestored({ key, count, kept = [] }) {
+  emit({ type: "restored", key, count, kept });
+}
+
+/**
  * Set one stored item aside that could not be used (it threw while drawn, or does not fit
  * the engine's description): its JSON text is copied under a quarantine key of `key` when
  * possible, kept in memory for the download otherwise, and reported (notices.js).

@@ -8,7 +8,7 @@
 import { h } from "../lib/dom.js";
 import { formatNumber, pick, t } from "../lib/i18n.js";
 import { formatPercent } from "./odds.js";
-import { outcomeIcon, outcomeInfo, paint } from "../roll/outcomes.js";
+import { outcomeIcon, outcomeInfo, paint } from "../widgets/outcomes.js";
 import "./strings.js";
 
 const SIDES = ["a", "b"];

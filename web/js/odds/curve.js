@@ -10,7 +10,7 @@
 import { h, s } from "../lib/dom.js";
 import { formatNumber, pick, t } from "../lib/i18n.js";
 import { formatPercent } from "./odds.js";
-import { outcomeInfo, paint } from "../roll/outcomes.js";
+import { outcomeInfo, paint } from "../widgets/outcomes.js";
 import "./strings.js";
 
 // The drawing's size follows the chart's width on screen, so that its text stays readable

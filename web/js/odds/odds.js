@@ -4,7 +4,7 @@
 
 import { h } from "../lib/dom.js";
 import { formatNumber, t } from "../lib/i18n.js";
-import { outcomeIcon, outcomeInfo, paint } from "../roll/outcomes.js";
+import { outcomeIcon, outcomeInfo, paint } from "../widgets/outcomes.js";
 import { totalsChart } from "./totals.js";
 import "./strings.js";
 

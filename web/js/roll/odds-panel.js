@@ -4,10 +4,9 @@
 
 import { debounce, h } from "../lib/dom.js";
 import { lang, t } from "../lib/i18n.js";
-import { oddsChart, versusChart } from "../odds/odds.js";
-import { updateRollBar } from "./rollbar.js";
+import { formatPercent, oddsChart, versusChart } from "../odds/odds.js";
 import { sidesOf } from "./state.js";
-import "./strings.js";
+import "../widgets/strings.js";
 
 // An odds answer slower than this shows "calcul…" and a Cancel button.
 export const ODDS_PENDING_MS = 300;
@@ -31,16 +30,24 @@ export function nextOdds({ systemId, mode, charts, answers, versus, previous }) 
 }
 
 export class OddsPanel {
-  /** app: the roll screen's state; engine: engine.js's Engine; gmTools: told the actor's params. */
-  constructor({ app, engine, byId, gmTools }) {
+  /**
+   * app: the roll screen's state; engine: engine.js's Engine; gmTools: told the actor's params;
+   * cache: the page's odds cache (widgets/pipeline.js): an answer already had is not asked again.
+   */
+  constructor({ app, engine, byId, gmTools, cache = null }) {
     this.app = app;
     this.engine = engine;
+    this.ask = (request) => (cache ? cache.ask(request, (r) => engine.call(r)) : engine.call(request));
     this.$ = byId;
     this.gmTools = gmTools;
     this.last = null; // what is drawn: see nextOdds
     this.seq = 0;
     this.liveErrors = new Set(); // "side:field" shown from odds/dice answers
     this.refresh = debounce(() => this.update(), 150);
+    // The form shows an error, or no longer does: the roll bar greys its chance out, or not.
+    app.subscribe(["formError"], () => {
+      if (this.last) updateRollBar(this.last, app.formError);
+    });
   }
 
   /** New forms: no error of theirs comes from an odds answer. */
@@ -54,7 +61,7 @@ export class OddsPanel {
   }
 
   async update() {
-    const { app, engine } = this;
+    const { app } = this;
     const seq = ++this.seq;
     const system = app.currentSystem();
     if (!app.engineReady || !system) return;
@@ -66,15 +73,15 @@ export class OddsPanel {
       const { params, errors } = collected[side];
       if (errors.length) return { side, skipped: true };
       const [odds, dice] = await Promise.all([
-        engine.call({ op: "odds", system: system.id, params, lang: lang() }),
-        state.physical ? engine.call({ op: "dice", system: system.id, params, lang: lang() }) : null,
+        this.ask({ op: "odds", system: system.id, params, lang: lang() }),
+        state.physical ? this.ask({ op: "dice", system: system.id, params, lang: lang() }) : null,
       ]);
       return { side, odds, dice };
     });
     // In an opposition, also who wins (only when both sides' fields are valid).
     const valid = sides.length === 2 && sides.every((side) => !collected[side].errors.length);
     const versusJob = valid
-      ? engine.call({ op: "oppose_odds", system: system.id, actor: collected.actor.params, opponent: collected.opponent.params, lang: lang() })
+      ? this.ask({ op: "oppose_odds", system: system.id, actor: collected.actor.params, opponent: collected.opponent.params, lang: lang() })
       : Promise.resolve(null);
     const slow = setTimeout(() => {
       if (seq === this.seq) this.pending("busy");
@@ -179,7 +186,53 @@ export class OddsPanel {
       }),
     );
     box.classList.toggle("is-stale", last.stale);
-    updateRollBar(last);
+    updateRollBar(last, this.app.formError);
     this.$("odds-hint").textContent = t(titled ? "odds.opposeHint" : "odds.hint");
   }
+}
+
+// The roll bar: the roll screen's "Lancer" row stays in reach at the bottom of the screen
+// (CSS: .roll-row is fixed while the roll screen shows) and tells the chance of success.
+// The figure is the engine's own odds answer (success_probability of `odds`, or the actor's
+// chance in `oppose_odds`), never computed here.
+
+function chanceNode() {
+  let node = document.getElementById("roll-chance");
+  if (!node) {
+    node = h("p", { class: "roll-chance", id: "roll-chance" });
+    document.getElementById("roll-button").after(node);
+  }
+  return node;
+}
+
+/** Show the chance of the odds answer kept by main.js ({mode, charts, versus, stale}). */
+/**
+ * What the roll bar says ({key, p, stale}; key null: nothing): the chance of the last odds
+ * answer, greyed out (stale) when that answer is not up to date or while the form shows an
+ * error (issue 22: the figure is then not the chance of what the form holds).
+ */
+export function rollBarState(lastOdds, formError = false) {
+  let key = null;
+  let p = null;
+  if (lastOdds && lastOdds.mode === "oppose" && lastOdds.versus && lastOdds.versus.probabilities) {
+    p = lastOdds.versus.probabilities.actor;
+    key = "rollbar.versus";
+  } else if (lastOdds && lastOdds.mode !== "oppose" && lastOdds.charts.length) {
+    p = lastOdds.charts[0].odds.success_probability;
+    if (typeof p === "number") key = "rollbar.chance";
+  }
+  if (typeof p !== "number") return { key: null, p: null, stale: false };
+  return { key, p, stale: Boolean(lastOdds.stale || formError) };
+}
+
+/** Draw the roll bar's chance (see rollBarState). */
+export function updateRollBar(lastOdds, formError = false) {
+  const node = chanceNode();
+  const { key, p, stale } = rollBarState(lastOdds, formError);
+  node.textContent = key ? t(key, { p: formatPercent(p) }) : "";
+  node.hidden = !key;
+  node.classList.toggle("is-stale", stale);
+  node.toggleAttribute("data-stale", stale);
+  if (key) node.dataset.p = String(p);
+  else delete node.dataset.p;
 }

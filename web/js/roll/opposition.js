@@ -3,13 +3,13 @@
 // `pc` comes from the character), other ties are rerolled and each reroll is shown.
 
 import { h } from "../lib/dom.js";
-import { SideForm } from "./forms.js";
-import { entryFrom } from "../history/history.js";
+import { SideForm } from "../widgets/forms.js";
 import { lang, pick, t } from "../lib/i18n.js";
-import { renderOppose } from "./result.js";
-import { rollParams } from "../characters/sheet.js";
-import { flash, showRolled, switchControl } from "../ui/ui.js";
-import "./strings.js";
+import { renderOppose } from "../widgets/result.js";
+import { sheetRoll } from "../characters/quick.js";
+import { flash, switchControl } from "../ui/ui.js";
+import { showRolled } from "../widgets/result-card.js";
+import "../widgets/strings.js";
 import "../ui/strings.js";
 
 const NPC = "npc";
@@ -24,7 +24,6 @@ export class OppositionPanel {
     this.npcName = "";
     this.physical = false;
     this.faces = { actor: {}, opponent: {} };
-    this.busy = false;
     this.element = h("section", { class: ["panel", "oppc-panel"], id: "oppc", "aria-labelledby": "oppc-title" });
     characters.onChange(() => {
       if (this.element.isConnected) this.render();
@@ -196,7 +195,8 @@ export class OppositionPanel {
     const character = this.characters.byId(choice.char);
     const entry = character?.entries.find((e) => e.id === choice.entry);
     if (!character || !entry) return { error: t("oppc.pickEntry") };
-    return { params: rollParams(system, character, entry), who: { id: character.id, name: character.name, label: entry.label }, character };
+    // The contract's sheet roll: the engine builds this side's params from the sheet.
+    return { params: sheetRoll(character, entry), who: { id: character.id, name: character.name, label: entry.label }, character };
   }
 
   async refreshFaces() {
@@ -211,7 +211,7 @@ export class OppositionPanel {
   }
 
   async roll() {
-    if (this.busy) return;
+    if (this.ctx.pipeline.rolling("opposition")) return; // a second tap: the roll in flight is the one
     this.error.hidden = true;
     const system = this.system;
     const sides = {};
@@ -236,47 +236,27 @@ export class OppositionPanel {
       }
       sides[side] = got;
     }
-    this.busy = true;
-    try {
-      // d6 exceptional efforts asked by an entry are spent like in a quick roll.
-      const efforts = [];
-      for (const side of SIDES) {
-        if (!sides[side].character) continue;
-        const effort = await this.characters.effortFor(sides[side].character, sides[side].params);
-        if (!effort.ok) {
-          flash(this.error, `${sides[side].who.name} : ${effort.message}`, "error");
-          return;
-        }
-        efforts.push(effort);
-      }
-      const request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
-      const seed = this.ctx.takeSeed();
-      if (seed !== undefined && !this.physical) request.seed = seed;
-      const answer = await this.ctx.engine.call(request);
-      if (!answer.ok) {
-        const field = answer.error.field || "";
-        const [side, ...rest] = field.split(".");
-        const name = sides[side]?.who.name;
-        const form = side && this.physical ? this.facesForms[side] : null;
-        if (!(form && form.setError(rest.join("."), answer.error.message))) {
-          flash(this.error, name ? `${name} : ${answer.error.message}` : answer.error.message, "error");
-        }
-        return;
-      }
-      for (const effort of efforts) await effort.commit();
-      const names = { actor: sides.actor.who.name, opponent: sides.opponent.who.name };
-      const entry = entryFrom(request, answer.result, { actorWho: sides.actor.who, opponentWho: sides.opponent.who });
-      const view = renderOppose(system, answer.result, { names });
-      showRolled(this.result, view, {
-        announce: (text) => this.ctx.announce(text),
-        onLanded: () => {
-          this.ctx.history.add(entry);
-          this.ctx.recordLuck(entry, answer.result);
-        },
-      });
-      this.result.dataset.winner = answer.result.winner;
-    } finally {
-      this.busy = false;
+    const request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
+    const names = { actor: sides.actor.who.name, opponent: sides.opponent.who.name };
+    const done = await this.ctx.pipeline.roll(request, { actor: sides.actor.who, opponent: sides.opponent.who }, {
+      origin: "opposition",
+      physical: this.physical,
+      present: async ({ answer }) => {
+        // A sheet whose effort the engine spent comes back with the answer: stored.
+        for (const side of SIDES) if (answer.result[side]?.character) await this.characters.keepSpent(answer.result[side].character);
+        const view = renderOppose(system, answer.result, { names });
+        this.result.dataset.winner = answer.result.winner;
+        return new Promise((resolve) => showRolled(this.result, view, { announce: (text) => this.ctx.announce(text), onLanded: resolve }));
+      },
+    });
+    if (!done || done.answer.ok) return;
+    const { error } = done.answer;
+    const field = error.field || "";
+    const [side, ...rest] = field.split(".");
+    const name = sides[side]?.who.name;
+    const form = side && this.physical ? this.facesForms[side] : null;
+    if (!(form && form.setError(rest.join("."), error.message))) {
+      flash(this.error, name ? `${name} : ${error.message}` : error.message, "error");
     }
   }
 }

@@ -1,8 +1,8 @@
 // Replay links (#replay=…): the roll a link carries, shown marked "Rejeu" and not recorded
 // unless the user adds it; the banner above such a roll.
 
-import { h } from "../lib/dom.js";
-import { whoText } from "../history/history.js";
+import { h, prefersReducedMotion } from "../lib/dom.js";
+import { whoText } from "../widgets/entry.js";
 import { lang, t } from "../lib/i18n.js";
 import { decodeFragment, payloadFits, PREFIX } from "./replay.js";
 
@@ -36,10 +36,10 @@ export class ReplayLinks {
    * showView(name); errors: FormErrors; card: ResultCard; animation: RollAnimation; picker:
    * SystemPicker; forms: RollForms; refresh(): the odds; saveState(); roller: Roller;
    * guarded(step): a drawing step that falls back to the safe start; history: the History
-   * list; recordLuck(entry, result); announce(text).
+   * list; announce(text).
    */
-  constructor({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, recordLuck, announce }) {
-    Object.assign(this, { app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, recordLuck, announce });
+  constructor({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, announce }) {
+    Object.assign(this, { app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, announce });
   }
 
   /**
@@ -95,7 +95,7 @@ export class ReplayLinks {
     if (payload.mode === "oppose") app.forms.opponent.load(load.opponent);
     this.forms.applyMode();
     this.refresh();
-    return this.roller.send(request, { animate: true, replay: payload, extra }).then((shown) => {
+    return this.roller.send(request, { replay: payload, extra, physical: payload.seed === null }).then((shown) => {
       if (shown) this.saveState();
       return shown;
     });
@@ -109,9 +109,8 @@ export class ReplayLinks {
     add.addEventListener("click", () => {
       const now = this.app.current;
       if (!now || now.recorded) return;
-      now.recorded = true;
+      this.app.current = { ...now, recorded: true };
       const added = this.history.add(now.entry); // false: this very roll is already there
-      if (added) this.recordLuck(now.entry, now.result);
       add.disabled = true;
       add.textContent = t(added ? "replay.added" : "replay.already");
       this.announce(add.textContent);
@@ -125,5 +124,76 @@ export class ReplayLinks {
       h("p", { class: "replay-text", text: t(current.replay?.fromHistory ? "replay.review" : who ? "replay.textWho" : "replay.text", { who }) }),
       add,
     );
+  }
+}
+
+// A history entry's settings back in the roll form, then either a new roll with them
+// ("again") or the same roll shown again ("review"), marked and not recorded twice.
+
+/**
+ * What an entry puts back: the params to load in each side's form and the request to send.
+ * again: the faces and placement are left out (a new roll); otherwise, empty values only.
+ */
+export function historyRequest(entry, system, { again, language }) {
+  const drop = again ? new Set(system.fields.filter((f) => f.type === "faces" || f.type === "placement").map((f) => f.name)) : new Set();
+  const strip = (params) => Object.fromEntries(Object.entries(params || {}).filter(([k, v]) => v !== null && !drop.has(k)));
+  if (entry.mode === "oppose") {
+    return {
+      load: { actor: strip(entry.actor), opponent: strip(entry.opponent) },
+      request: { op: "oppose", system: system.id, actor: strip(entry.actor), opponent: strip(entry.opponent), lang: language },
+    };
+  }
+  return { load: { actor: strip(entry.params) }, request: { op: "roll", system: system.id, params: strip(entry.params), lang: language } };
+}
+
+/** Who rolled, as the entry says (who, actorWho, opponentWho): given to the new entry. */
+export function entryWho(entry) {
+  const extra = {};
+  for (const key of ["who", "actorWho", "opponentWho"]) if (entry[key]) extra[key] = entry[key];
+  return extra;
+}
+
+export class HistoryReplay {
+  /**
+   * showView(name): the screen switcher; animation: RollAnimation; picker: SystemPicker;
+   * forms: RollForms; refresh(): the odds; saveState(); roller: Roller; card: ResultCard.
+   */
+  constructor({ app, showView, animation, picker, forms, refresh, saveState, roller, card }) {
+    Object.assign(this, { app, showView, animation, picker, forms, refresh, saveState, roller, card });
+  }
+
+  /**
+   * again: a fresh seed (physical dice: the faces boxes wait for the new faces); otherwise
+   * the same roll shown again, marked and not recorded a second time.
+   */
+  open(entry, { again }) {
+    const { app } = this;
+    if (!app.engineReady || !app.systems.some((s) => s.id === entry.system)) return;
+    this.showView("roll");
+    this.animation.finish();
+    app.state.system = entry.system;
+    app.state.mode = entry.mode === "oppose" ? "oppose" : "single";
+    app.state.physical = entry.physical;
+    this.picker.build();
+    this.forms.build();
+    const system = app.currentSystem();
+    const { load, request } = historyRequest(entry, system, { again, language: lang() });
+    app.forms.actor.load(load.actor);
+    if (load.opponent) app.forms.opponent.load(load.opponent);
+    this.forms.applyMode();
+    this.saveState();
+    this.refresh();
+    window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "auto" : "smooth" });
+    const extra = entryWho(entry);
+    if (!again) {
+      if (entry.seed !== null && entry.seed !== undefined) request.seed = entry.seed;
+      this.roller.send(request, { replay: { fromHistory: true }, extra, physical: request.seed === undefined });
+    } else if (app.state.physical) {
+      this.card.clear();
+      const first = system.fields.find((f) => f.type === "faces");
+      if (first) app.forms.actor.focusField(first.name);
+    } else {
+      this.roller.roll(extra);
+    }
   }
 }

@@ -7,7 +7,7 @@
 import { isParams, paramsFit } from "../lib/checks.js";
 import { h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
-import "./strings.js";
+import "../widgets/strings.js";
 
 export const PREFIX = "#replay=";
 const MAX_LENGTH = 20000;

@@ -3,11 +3,12 @@
 // switches, and the roll button's state.
 
 import { h } from "../lib/dom.js";
-import { SideForm } from "./forms.js";
+import { SideForm } from "../widgets/forms.js";
 import { pick, t } from "../lib/i18n.js";
-import { appliedText, SourcesPanel } from "./sources.js";
-import { SIDES } from "./state.js";
+import { appliedText, SourcesPanel } from "../widgets/sources.js";
+import { SIDES, sidesOf } from "./state.js";
 import "../gm/strings.js";
+import "../widgets/strings.js";
 
 export class RollForms {
   /**
@@ -29,9 +30,9 @@ export class RollForms {
     holder.replaceChildren();
     holder.classList.remove("is-skeleton");
     for (const side of SIDES) {
-      const form = new SideForm({ side, system, values: app.sideValues(side), ui: app.sideUI(side), onInput: (s, field) => this.input(s, field) });
+      const form = new SideForm({ side, system, values: app.sideValues(side), ui: app.sideUI(side), onInput: (s, field) => this.input(s, field), onErrors: () => this.errorsChanged() });
       form.setPhysical(app.state.physical);
-      app.forms[side] = form;
+      app.forms = { ...app.forms, [side]: form };
       const title = h("h3", { class: "side-title", text: t(side === "actor" ? "form.actor" : "form.opponent") });
       const section = h("section", { class: ["side", `side--${side}`], dataset: { side } }, title, form.element);
       if (side === "actor") {
@@ -43,6 +44,12 @@ export class RollForms {
     }
     this.odds.clearLive();
     this.applyMode();
+  }
+
+  /** The store says whether a side of the form shows an error (the roll bar reads it). */
+  errorsChanged() {
+    const { app } = this;
+    app.formError = sidesOf(app.state.mode).some((side) => app.forms[side]?.hasErrors());
   }
 
   /** The pool's "where augmentations come from" helper under the actor's form. */
@@ -104,6 +111,7 @@ export class RollForms {
       if (section) section.hidden = side === "opponent" && state.mode !== "oppose";
       forms[side]?.setPhysical(state.physical);
     }
+    this.errorsChanged();
     this.updateRollButton();
   }
 
@@ -116,8 +124,52 @@ export class RollForms {
 export function drawRollButton(app, $) {
   const button = $("roll-button");
   button.textContent = t(app.state.mode === "oppose" ? "roll.opposeButton" : "roll.button");
-  const busy = button.dataset.busy === "true";
+  const busy = app.rolling === "roll"; // the pipeline is sending a roll of this screen
   button.disabled = !app.engineReady || !app.systems || busy;
   $("roll-hint").textContent = app.engineReady ? "" : t("boot.loadingHint");
   $("roll-hint").hidden = app.engineReady;
+}
+
+// The roll form's error line, and an engine error put next to its field when it names one.
+
+/**
+ * Where an API error's field goes: "pot" is the actor's; in an opposition "opponent.pot"
+ * is the opponent's pot. {side, field}; field is undefined when the error names none.
+ */
+export function errorTarget(field, mode) {
+  if (field && mode === "oppose") {
+    const [first, ...rest] = field.split(".");
+    if (SIDES.includes(first) && rest.length) return { side: first, field: rest.join(".") };
+  }
+  return { side: "actor", field };
+}
+
+export class FormErrors {
+  /** app: the roll screen's state (roll/state.js); byId: document.getElementById. */
+  constructor({ app, byId }) {
+    this.app = app;
+    this.$ = byId;
+  }
+
+  show(message) {
+    const box = this.$("form-error");
+    box.textContent = message;
+    box.hidden = false;
+  }
+
+  hide() {
+    this.$("form-error").hidden = true;
+    this.$("form-error").textContent = "";
+  }
+
+  /** Put an API error next to its field ("pot", "actor.pot"); on the error line when it has none. */
+  api(error) {
+    const { side, field } = errorTarget(error.field, this.app.state.mode);
+    const form = this.app.forms[side];
+    if (field && form && form.setError(field, error.message)) {
+      form.focusField(field);
+      return;
+    }
+    this.show(t("roll.error", { message: error.message }));
+  }
 }

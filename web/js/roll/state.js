@@ -3,6 +3,8 @@
 // description of the systems, whether the engine answers, the forms, the roll shown).
 // Pure: no page, no storage; main.js reads storage and hands the values in.
 
+import { bindKeys, createStore } from "../lib/store.js";
+
 export const STATE_KEY = "pyrules:state";
 export const SYSTEMS_KEY = "pyrules:systems";
 export const SIDES = ["actor", "opponent"];
@@ -37,15 +39,23 @@ export function seedOr(asked, fresh) {
   return Number.isSafeInteger(asked) && asked >= 0 ? asked : fresh();
 }
 
+/** The keys of the state kept between visits (app.state), and those that live while the page does. */
+export const STORED_KEYS = ["system", "mode", "physical", "values", "ui"];
+export const LIVE_KEYS = ["systems", "table", "engineReady", "booted", "safeStarted", "forms", "current", "rolling", "formError"];
+
 /**
- * The roll screen's state object. `state` is what is stored; the rest lives while the page
- * does: systems and table (the engine's description), engineReady, booted (the first boot
- * is over), safeStarted, forms (one SideForm per side) and current (the roll on the result
- * card: {request, result, entry, base, replay, recorded}).
+ * The roll screen's state, in one store (lib/store.js): `app.store` holds every key, and
+ * `app.key = v` / `app.state.key = v` are store writes whose subscribers run. `state` is
+ * what is stored; the rest lives while the page does: systems and table (the engine's
+ * description), engineReady, booted (the first boot is over), safeStarted, forms (one
+ * SideForm per side), current (the roll on the result card: {request, result, entry, base,
+ * replay, recorded}), rolling (a roll is being sent: the pipeline's origin, or null) and
+ * formError (a side of the roll form shows an error: the roll bar greys its chance out).
+ * Modules read app.key and subscribe with app.subscribe(keys, fn).
  */
 export function createRollApp(stored = {}) {
-  const app = {
-    state: restoreState(stored),
+  const store = createStore({
+    ...restoreState(stored),
     systems: null,
     table: null,
     engineReady: false,
@@ -53,20 +63,28 @@ export function createRollApp(stored = {}) {
     safeStarted: false,
     forms: { actor: null, opponent: null },
     current: null,
+    rolling: null,
+    formError: false,
+  });
+  const app = {
+    store,
+    state: bindKeys({}, store, STORED_KEYS),
+    subscribe: (keys, fn) => store.subscribe(keys, fn),
     /** The chosen system, or the first one when the stored id is unknown. */
     currentSystem() {
-      return app.systems ? app.systems.find((s) => s.id === app.state.system) || app.systems[0] : null;
+      const systems = store.get("systems");
+      return systems ? systems.find((s) => s.id === store.get("system")) || systems[0] : null;
     },
     /** The values typed on one side for the current system (created on first use). */
     sideValues(side) {
-      return slot(app.state.values, app.currentSystem().id, side);
+      return slot(store.get("values"), app.currentSystem().id, side);
     },
     /** The interface state (open panels…) of one side for the current system. */
     sideUI(side) {
-      return slot(app.state.ui, app.currentSystem().id, side);
+      return slot(store.get("ui"), app.currentSystem().id, side);
     },
   };
-  return app;
+  return bindKeys(app, store, LIVE_KEYS);
 }
 
 function slot(store, system, side) {

@@ -6,6 +6,8 @@
 //   write      the device refused to store something (storage full, storage off); what was
 //              stored before is intact; the notice offers the exports (role=alert); it goes
 //              away by itself once writing works again
+//   restored   characters set aside by an earlier version are back in the list (the engine
+//              accepts them now): how many, and what stays aside with its download (role=status)
 //   restarted  the engine worker crashed or stopped answering and was restarted (role=status)
 //
 // A notice never takes the focus when it appears; closing it moves the focus to the next
@@ -28,6 +30,12 @@ function list(texts) {
   return [...new Set(texts)].join(", ");
 }
 
+/** The download of items set aside (storage.js items). */
+function downloadAside(items) {
+  const doc = { format: "pyrules-quarantine", version: 1, exported: new Date().toISOString(), items };
+  download(new Blob([JSON.stringify(doc, null, 2) + "\n"], { type: "application/json" }), `pyrules-quarantine-${stamp()}.json`);
+}
+
 export class Notices {
   /**
    * @param {HTMLElement} root   the container (#notices)
@@ -39,6 +47,7 @@ export class Notices {
     this.corrupt = []; // reports
     this.failing = new Map(); // key -> report
     this.restart = null; // {reason, seconds}
+    this.restored = null; // {count, kept}
     this.closed = new Set(); // kinds closed by the player (until something new happens)
     this.nodes = new Map(); // kind -> element
     onStorageReport((report) => this.onReport(report));
@@ -54,6 +63,10 @@ export class Notices {
       this.failing.set(report.key, report);
       this.closed.delete("write");
       this.render("write");
+    } else if (report.type === "restored") {
+      this.restored = { count: (this.restored?.count ?? 0) + report.count, kept: report.kept };
+      this.closed.delete("restored");
+      this.render("restored");
     } else if (report.type === "write-ok") {
       this.failing.delete(report.key);
       this.render("write");
@@ -68,7 +81,7 @@ export class Notices {
   }
 
   renderAll() {
-    for (const kind of ["corrupt", "write", "restarted"]) this.render(kind);
+    for (const kind of ["corrupt", "write", "restored", "restarted"]) this.render(kind);
   }
 
   render(kind) {
@@ -98,12 +111,28 @@ export class Notices {
       const status = h("p", { class: "notice-status", role: "status" });
       const save = this.button("download", t("notice.corrupt.download"), () => {
         const items = quarantinedItems();
-        const doc = { format: "pyrules-quarantine", version: 1, exported: new Date().toISOString(), items };
-        download(new Blob([JSON.stringify(doc, null, 2) + "\n"], { type: "application/json" }), `pyrules-quarantine-${stamp()}.json`);
+        downloadAside(items);
         releaseHeld();
         status.textContent = t("notice.corrupt.downloaded", { n: formatNumber(items.length) });
       });
       return this.notice(kind, "alert", t("notice.corrupt.title"), texts, [save], status);
+    }
+    if (kind === "restored") {
+      if (!this.restored?.count) return null;
+      const { count, kept } = this.restored;
+      const texts = [t("notice.restored.text", { n: formatNumber(count) })];
+      const actions = [];
+      const status = h("p", { class: "notice-status", role: "status" });
+      if (kept.length) {
+        texts.push(t("notice.restored.kept", { n: formatNumber(kept.length) }));
+        actions.push(
+          this.button("download", t("notice.corrupt.download"), () => {
+            downloadAside(kept);
+            status.textContent = t("notice.corrupt.downloaded", { n: formatNumber(kept.length) });
+          }),
+        );
+      }
+      return this.notice(kind, "status", t("notice.restored.title"), texts, actions, status);
     }
     if (kind === "write") {
       if (!this.failing.size) return null;

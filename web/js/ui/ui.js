@@ -1,8 +1,7 @@
 // Small interface pieces shared by the table-play screens (characters, combat, statistics):
-// a confirmation dialog, a switch, a dice-rolling result area, file download.
+// a confirmation dialog, a switch, file download.
 // Text always goes in through textContent; no inline style attribute (CSP).
 
-import { playRoll } from "../stage/stage.js";
 import { h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import "./strings.js";
@@ -55,35 +54,6 @@ export function switchControl({ id, label, checked = false, onChange, describedB
     h("label", { for: id, class: "switch-label" }, h("span", { class: "switch-track", "aria-hidden": "true" }), h("span", { text: label })),
   );
   return { row, input };
-}
-
-/**
- * Show a rendered result ({element, dice, announce}) in `area`, tumble its dice, then call
- * onLanded. Returns the animation control (skip()).
- */
-export function showRolled(area, view, { announce, onLanded, before = [] } = {}) {
-  area.replaceChildren(...before, view.element);
-  area.dataset.shown = String(Number(area.dataset.shown || 0) + 1);
-  view.element.classList.add("is-rolling");
-  let stop = () => {};
-  const control = playRoll(view, () => {
-    stop();
-    view.element.classList.remove("is-rolling");
-    view.element.classList.add("is-landed");
-    announce?.(view.announce);
-    onLanded?.();
-  });
-  if (!control.done) {
-    // A tap or a key lands the dice at once, as on the main roller.
-    const skip = () => control.skip();
-    document.addEventListener("keydown", skip, true);
-    document.addEventListener("pointerdown", skip, true);
-    stop = () => {
-      document.removeEventListener("keydown", skip, true);
-      document.removeEventListener("pointerdown", skip, true);
-    };
-  }
-  return control; // the roll stage shows it: the page does not scroll by itself
 }
 
 /** Scroll a freshly shown result into view when it landed below the fold. */

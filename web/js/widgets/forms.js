@@ -5,10 +5,8 @@
 // labels, help, bounds and default. A new system in the engine needs no JavaScript.
 
 import { h } from "../lib/dom.js";
-import { facesText, replacedFields } from "./fieldlinks.js";
+import { choiceValue, facesText, initialValue, isFormField, replacedFields, stepName } from "./fields.js";
 import { pick, t } from "../lib/i18n.js";
-import { choiceValue, initialValue, isFormField } from "./fields.js";
-import { stepName } from "./stepnames.js";
 import "./strings.js";
 import "../ui/strings.js";
 
@@ -25,8 +23,10 @@ export class SideForm {
    * @param {object} options.values    raw values by field name; kept up to date as the user types
    * @param {object} options.ui        remembered UI state ({advancedOpen})
    * @param {Function} options.onInput called after any change of a value
+   * @param {Function} [options.onErrors] called after an error is shown or cleared
    */
-  constructor({ side, system, values, ui, onInput }) {
+  constructor({ side, system, values, ui, onInput, onErrors = null }) {
+    this.onErrors = onErrors;
     this.side = side;
     this.system = system;
     this.values = values;
@@ -318,6 +318,7 @@ export class SideForm {
     entry.wrapper.classList.add("has-error");
     for (const input of entry.inputs) input.setAttribute("aria-invalid", "true");
     this.describe(entry);
+    this.onErrors?.(this);
     return true;
   }
 
@@ -329,10 +330,16 @@ export class SideForm {
     entry.wrapper.classList.remove("has-error");
     for (const input of entry.inputs) input.removeAttribute("aria-invalid");
     this.describe(entry);
+    this.onErrors?.(this);
   }
 
   clearErrors() {
     for (const name of this.controls.keys()) this.clearError(name);
+  }
+
+  /** Whether any field of this form shows an error. */
+  hasErrors() {
+    return [...this.controls.values()].some((entry) => !entry.error.hidden);
   }
 
   hasError(name) {

@@ -1,0 +1,97 @@
+"""The distributions the engine computed, kept: a bounded LRU keyed by (system id, params)
+for ``odds`` and ``oppose_odds``. The luck and the chance in a roll's answer then cost
+nothing once the odds panel asked for them (and the reverse)."""
+
+from __future__ import annotations
+
+import dataclasses
+from bisect import bisect_left
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from ..core import Odds, OpposeOdds, System
+
+V = TypeVar("V")
+MAX_ENTRIES = 128  # distributions kept (each a few hundred fractions at most)
+
+
+class LRU:
+    """A small least-recently-used map with at most ``size`` entries."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.data: OrderedDict[Hashable, Any] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def get(self, key: Hashable, make: Callable[[], V]) -> V:
+        if key in self.data:
+            self.hits += 1
+            self.data.move_to_end(key)
+            value: V = self.data[key]
+            return value
+        self.misses += 1
+        value = make()
+        self.data[key] = value
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        self.data.clear()
+        self.hits = self.misses = 0
+
+
+ODDS = LRU(MAX_ENTRIES)
+
+
+def params_key(system: System[Any], params: Any) -> Hashable:
+    """What the odds of ``params`` depend on: every field but a placement (the odds assume
+    the optimal one), as a hashable value."""
+    cleared = {f.name: None for f in system.fields if f.kind == "placement"
+               and hasattr(params, f.name)}
+    if cleared:
+        params = dataclasses.replace(params, **cleared)
+    try:
+        hash(params)
+        return params  # type: ignore[no-any-return]
+    except TypeError:  # pragma: no cover - every system's params are frozen dataclasses
+        return repr(params)
+
+
+def odds_of(system: System[Any], params: Any) -> Odds:
+    return ODDS.get(("odds", system.id, params_key(system, params)),
+                    lambda: system.odds(params))
+
+
+class Ranks:
+    """The mid-rank percentile of any margin under fixed odds, in O(log n): the cumulative
+    chances are summed once (``stats.percentile`` sums them on every call)."""
+
+    def __init__(self, odds: Odds) -> None:
+        pairs = sorted(odds.margins)
+        self.margins = [m for m, _ in pairs]
+        self.chances = dict(pairs)
+        self.below: list[Fraction] = []
+        total = Fraction(0)
+        for _, p in pairs:
+            self.below.append(total)
+            total += p
+        self.total = total
+
+    def percentile(self, margin: int) -> Fraction:
+        """P(lower) + P(equal) / 2, as :func:`pyrules.stats.percentile`."""
+        i = bisect_left(self.margins, margin)
+        below = self.below[i] if i < len(self.below) else self.total
+        return below + self.chances.get(margin, Fraction(0)) / 2
+
+
+def ranks_of(system: System[Any], params: Any) -> Ranks:
+    return ODDS.get(("ranks", system.id, params_key(system, params)),
+                    lambda: Ranks(odds_of(system, params)))
+
+
+def oppose_odds_of(system: System[Any], actor: Any, opponent: Any) -> OpposeOdds:
+    key = ("oppose", system.id, params_key(system, actor), params_key(system, opponent))
+    return ODDS.get(key, lambda: system.oppose_odds(actor, opponent))

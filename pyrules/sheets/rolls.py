@@ -1,0 +1,100 @@
+"""A roll from a character sheet (issue 21): ``{"sheet": {"character", "entry"?,
+"situation"?}}`` stands, wherever params are accepted, for the params the engine builds
+from the sheet: the entry's params, the sheet's numbers set or added, the PC flag, then the
+situation of a quick roll (replace, set, add, or, append). A d6 exceptional effort spends
+one of the day's efforts; the roll's answer then carries the updated character.
+
+Refusals name the field inside the ``sheet`` object: ``character.stats.flame``,
+``entry``, ``situation.bonus``, ``situation.effort``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import System
+from ..errors import PyrulesError
+from ..fields import ParamError
+from ..registry import sheet_of
+from .build import build_params, refusal
+from .character import normalise, now_iso
+from .spec import SheetSpec
+
+SHEET_KEYS = ("character", "entry", "situation")
+
+
+@dataclass(frozen=True)
+class SheetRoll:
+    """What a sheet stands for: the raw params built from it, and the character after the
+    roll (None: unchanged)."""
+
+    params: dict[str, Any]
+    character: dict[str, Any] | None
+
+
+def is_sheet(raw: Any) -> bool:
+    return isinstance(raw, Mapping) and "sheet" in raw
+
+
+def situation_values(system: System[Any], spec: SheetSpec, raw: Any) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ParamError("situation", "not_object")
+    fields = {f.name: f for f in spec.situation_fields(system.fields)}
+    out = {}
+    for key, value in raw.items():
+        f = fields.get(key)
+        if f is None:
+            raise ParamError(f"situation.{str(key)[:40]}", "unknown_field", name=str(key)[:40])
+        if value is None or value == "":
+            continue
+        try:
+            out[key] = f.clean(value)
+        except ParamError as err:
+            raise err.prefixed("situation") from None
+    return out
+
+
+def sheet_roll(system: System[Any], raw: Mapping[str, Any], spend: bool) -> SheetRoll:
+    """The params a ``{"sheet": {...}}`` stands for (``spend``: the roll is thrown, so an
+    exceptional effort is counted, and refused when none is left)."""
+    extra = next((k for k in raw if k != "sheet"), None)
+    if extra is not None:
+        raise ParamError(str(extra)[:40], "unknown_field", name=str(extra)[:40])
+    sheet = raw["sheet"]
+    if not isinstance(sheet, Mapping):
+        raise ParamError("sheet", "not_object")
+    for key in sheet:
+        if key not in SHEET_KEYS:
+            raise ParamError(str(key)[:40], "unknown_field", name=str(key)[:40])
+    try:
+        character = normalise(sheet.get("character"))
+    except PyrulesError as err:
+        raise err.prefixed("character") from None
+    if character["system"] != system.id:
+        raise ParamError("character.system", "sheet_system", sheet=character["system"],
+                         system=system.id)
+    spec = sheet_of(system)
+    entry_id = sheet.get("entry")
+    index = next((i for i, e in enumerate(character["entries"]) if e["id"] == entry_id), None)
+    if entry_id is not None and index is None:
+        raise ParamError("entry", "sheet_entry", entry=str(entry_id)[:40])
+    entry = character["entries"][index] if index is not None else {"params": {}}
+    situation = situation_values(system, spec, sheet.get("situation"))
+    params, changed = build_params(system, spec, character, entry, situation)
+    try:
+        system.parse(params)
+    except PyrulesError as err:
+        raise refusal(spec, character, err, index, changed, "character.") from None
+    updated = None
+    if spend and spec.effort is not None and params.get(spec.effort[2]):
+        per_day, used_key, _ = spec.effort
+        per, used = character["stats"][per_day], character["stats"][used_key]
+        if used >= per:
+            raise ParamError("situation.effort", "no_effort_left", flame=per)
+        updated = {**character, "stats": {**character["stats"], used_key: used + 1},
+                   "updated": now_iso()}
+    return SheetRoll(params, updated)

@@ -1,0 +1,123 @@
+"""Issue 21: one tap is one call. A roll's answer carries what the page shows after it lands
+(headline, luck, chances), from exact odds the engine keeps in a bounded LRU."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pyrules.ops import cache
+from pyrules.registry import SYSTEMS
+
+from .helpers import ok
+
+CASES = [
+    ("pool", {"pot": 5, "flame": 2, "augmentations": 1}),
+    ("d6", {"effort": True}),
+    ("d100", {"value": 60, "modifier": -5}),
+    ("steps", {"weapons": [2, 1], "edge": "handicap"}),
+    ("notation", {"expression": "2d6+1"}),
+]
+
+
+@pytest.mark.parametrize(("system", "params"), CASES)
+@pytest.mark.parametrize("seed", [1, 77, 2024])
+def test_a_roll_carries_the_luck_and_chances_the_other_ops_answer(
+        system: str, params: dict[str, Any], seed: int) -> None:
+    r = ok({"op": "roll", "system": system, "params": params, "seed": seed})
+    luck = ok({"op": "luck", "system": system, "params": params, "margins": [r["margin"]]})
+    odds = ok({"op": "odds", "system": system, "params": params})
+    assert r["luck_exact"] == luck["exact"][0] and r["luck"] == luck["percentiles"][0]
+    assert r["chance"]["outcome_exact"] == odds["exact"][r["outcome"]]
+    assert r["chance"]["outcome"] == odds["probabilities"][r["outcome"]]
+    if system == "notation":  # one outcome, a total: no success to speak of
+        assert r["chance"]["success"] is None and r["chance"]["success_exact"] is None
+    else:
+        assert r["chance"]["success_exact"] == odds["success"]
+        assert r["chance"]["success"] == odds["success_probability"]
+
+
+def test_physical_dice_have_chances_but_no_luck() -> None:
+    r = ok({"op": "roll", "system": "d6", "params": {"dice": [6]}})
+    assert r["physical"] and r["luck"] is None and r["luck_exact"] is None
+    assert r["chance"]["outcome_exact"]
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_the_headline_is_the_number_a_player_reads_first(seed: int) -> None:
+    pool = ok({"op": "roll", "system": "pool", "seed": seed})
+    assert pool["headline"] == pool["successes"] == sum(d["value"] for d in pool["dice"])
+    d6 = ok({"op": "roll", "system": "d6", "seed": seed})
+    assert d6["headline"] == d6["total"]
+    d100 = ok({"op": "roll", "system": "d100", "seed": seed})
+    assert d100["headline"] == d100["dice"][0]["final"]
+    steps = ok({"op": "roll", "system": "steps", "seed": seed, "params": {"bonus": 2}})
+    assert steps["headline"] == steps["total"] == steps["dice"][0]["final"] + 2
+
+
+@pytest.mark.parametrize("system", ["pool", "d6", "d100", "steps"])
+def test_an_opposition_carries_who_wins_and_each_sides_own_luck(system: str) -> None:
+    req = {"system": system, "actor": {}, "opponent": {}}
+    r = ok({"op": "oppose", "seed": 11, **req})
+    odds = ok({"op": "oppose_odds", **req})
+    for who in ("actor", "opponent", "tie"):
+        assert r["chance"][f"{who}_exact"] == odds["exact"][who]
+        assert r["chance"][who] == odds["probabilities"][who]
+    for side in ("actor", "opponent"):
+        assert r[side]["luck"] == r[side]["own"]["luck"] is not None
+        single = ok({"op": "odds", "system": system, "params": {}})
+        assert r[side]["chance"]["outcome_exact"] == single["exact"][r[side]["own"]["outcome"]]
+
+
+def test_a_combat_roll_carries_its_luck() -> None:
+    r = ok({"op": "combat", "params": {"kind": "melee"}, "actor": {}, "opponent": {},
+            "seed": 8})
+    for roll in r["rolls"]:
+        assert roll["luck"] == roll["own"]["luck"] is not None
+        assert roll["chance"]["outcome"] > 0
+
+
+def test_odds_are_computed_once_for_the_odds_panel_and_the_roll(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    cache.ODDS.clear()
+    system = SYSTEMS["d6"]
+    calls: list[Any] = []
+    real = type(system).odds
+
+    def counted(self: Any, params: Any) -> Any:
+        calls.append(params)
+        return real(self, params)
+
+    monkeypatch.setattr(type(system), "odds", counted)
+    params = {"attribute": 4, "skill": 3}
+    ok({"op": "odds", "system": "d6", "params": params})
+    for seed in range(5):
+        ok({"op": "roll", "system": "d6", "params": params, "seed": seed})
+    ok({"op": "luck", "system": "d6", "params": params, "margins": [0, 1]})
+    # a placement-free system: the same params are one key; a new value is a new key
+    ok({"op": "roll", "system": "d6", "params": {**params, "skill": 4}, "seed": 1})
+    assert len(calls) == 2
+
+
+def test_the_cache_is_bounded_and_keeps_the_most_recent() -> None:
+    lru = cache.LRU(3)
+    made: list[int] = []
+    for key in (1, 2, 3, 1, 4, 5):
+        lru.get(key, lambda k=key: made.append(k) or k)  # type: ignore[func-returns-value]
+    assert list(lru.data) == [1, 4, 5] and made == [1, 2, 3, 4, 5]
+    cache.ODDS.clear()
+    for pot in range(1, 41):
+        ok({"op": "odds", "system": "pool", "params": {"pot": pot}})
+    for diff in range(1, 10):
+        for pot in range(1, 21):
+            ok({"op": "odds", "system": "pool", "params": {"pot": pot, "diff": diff}})
+    assert len(cache.ODDS.data) == cache.MAX_ENTRIES
+
+
+def test_a_placement_shares_the_odds_of_its_roll() -> None:
+    """The odds assume the optimal placement, so a placed replay reuses them."""
+    system = SYSTEMS["pool"]
+    a, _ = system.parse({"pot": 3, "flame": 1, "augmentations": 1})
+    b, _ = system.parse({"pot": 3, "flame": 1, "augmentations": 1, "placement": [1]})
+    assert cache.params_key(system, a) == cache.params_key(system, b)
