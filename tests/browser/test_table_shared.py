@@ -78,6 +78,11 @@ def test_a_players_roll_reaches_the_host_verified_and_the_other_player(
     assert relayed["verified"] is True
     assert relayed["seed"] == got["seed"]
     assert relayed["outcome"] == got["outcome"]
+    # The other player's history shows it, with who rolled.
+    two.page.wait_for_function(
+        "() => [...document.querySelectorAll('#history .history-entry')]"
+        ".some((li) => li.textContent.includes('Aïcha'))"
+    )
     # The seed is the one the player's own device used.
     assert one.page.evaluate("() => window.pyrules.table.mine().at(-1).seed") == got["seed"]
 

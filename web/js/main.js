@@ -45,8 +45,7 @@ const saveState = debounce(() => storageSet(STATE_KEY, app.state), 300);
 const engine = new Engine(new URL("./engine/worker.js", import.meta.url), { unavailable: () => t("engine.unavailable"), text: (key, args) => t(key, args) });
 const gmTools = new GmTools({ call: (request) => engine.call(request) });
 const { hooks, resolveReady } = installHooks(engine);
-const table = new Table({ engine, history: () => history, showView: (name) => views.show(name), root: $("view-table"), hooks });
-const takeSeed = table.seedTaker(seedTaker(hooks)); // at a shared table, its fair seeds
+const takeSeed = seedTaker(hooks);
 
 const bootPanel = new BootPanel($);
 const updateRollButton = () => drawRollButton(app, $);
@@ -95,6 +94,7 @@ const history = new History({
 const systemOf = (id) => (app.systems || []).find((s) => s.id === id);
 const pipeline = createPipeline({ call: (request) => engine.call(request), stage: stagePresenter(systemOf), history, store: app.store, takeSeed });
 const oddsCache = createOddsCache();
+new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), hooks }); // the shared table (issue 24)
 // The table-play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
   engine, history, pipeline, showView, systems: () => app.systems, table: () => app.table,

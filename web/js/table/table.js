@@ -4,14 +4,15 @@
 //   host  invite (QR code + link) -> player's answer (camera or pasted text) -> a player
 //   player  opens the invite link -> shows its answer (QR code + text) -> at the table
 //
-// The roll screens know nothing of it: the table gives the seed of each roll (seed()) and
-// sees each roll once it is answered (observe()), through main.js. Test hooks:
+// The roll screens know nothing of it: through the roll pipeline (widgets/pipeline.js) the
+// table is the seed source of every roll (seed()), hears each roll once it has landed
+// (observe()), and shows the other devices' rolls in the history (pipeline.show). Test hooks:
 // window.pyrules.table.{host, answer, accept, peers, log} and
 // window.pyrules.debug.{tamperNextTableRoll, tableSend} (README, « La table partagée »).
 
 import { storageGet, storageSet } from "../lib/dom.js";
 import { onLangChange, t } from "../lib/i18n.js";
-import { entryFrom } from "../history/history.js";
+import { pipelineEntry } from "../widgets/pipeline.js";
 import { inviteLink, inviteOffer } from "../lib/table-protocol.js";
 import { TableHost } from "./host.js";
 import { TablePlayer } from "./player.js";
@@ -24,15 +25,22 @@ const MAX_LOG = 500;
 
 export class Table {
   /**
-   * engine: engine.js's Engine (its call is watched: observe()); history(): the History
-   * list, where the other devices' rolls are recorded; showView(name); root: the screen's
-   * element; hooks: window.pyrules (install()).
+   * call(request): the engine (the host replays the players' rolls with it); pipeline: the
+   * roll pipeline (widgets/pipeline.js): the table is its seed source and hears every roll;
+   * takeSeed(): the page's own seed (window.pyrules.nextSeed, else fresh), used away from a
+   * table; showView(name); root: the screen's element; hooks: window.pyrules (install()).
    */
-  constructor({ engine, history, showView, root, hooks }) {
-    this.call = watch(engine, (request, answer) => this.observe(request, answer));
-    this.record = (request, result, extra) => history().add(entryFrom(request, result, extra));
-    this.storage = { read: (key) => storageGet(key, null), write: (key, value) => storageSet(key, value) };
+  constructor({ call, pipeline, takeSeed, showView, root, hooks }) {
+    this.call = call;
     this.showView = showView;
+    this.pipeline = pipeline;
+    pipeline.setSeedSource(async () => this.seed(takeSeed));
+    pipeline.onRolled(({ request, answer, opts }) => {
+      // A peer's roll shown here, or a replay, is not a new roll of this device.
+      if (opts?.source === "table" || opts?.record === false) return;
+      this.observe(request, answer).catch((error) => console.error(error));
+    });
+    this.storage = { read: (key) => storageGet(key, null), write: (key, value) => storageSet(key, value) };
     this.host = null;
     this.player = null;
     this.received = []; // rolls of other devices, oldest first (log())
@@ -132,11 +140,6 @@ export class Table {
     return seed;
   }
 
-  /** wrap(takeSeed) -> the seed taker the screens use (main.js). */
-  seedTaker(fallback) {
-    return () => this.seed(fallback);
-  }
-
   /** A roll this device made, once answered: to the table (or kept), exactly once. */
   async observe(request, answer, { hidden = this.hidden } = {}) {
     if (!request || !ROLL_OPS.has(request.op) || !answer?.ok) return;
@@ -157,15 +160,15 @@ export class Table {
     this.screen.draw();
   }
 
-  /** A roll of another device: in the log, and in this device's history unless hidden. */
+  /** A roll of another device: in the log, and in this device's history (not played) unless hidden. */
   arrived(entry) {
     this.received = [...this.received, entry].slice(-MAX_LOG);
-    if (!entry.hidden && entry.request && entry.answer?.result) {
-      try {
-        this.record(entry.request, entry.answer.result, { who: { id: entry.from, name: entry.name }, table: { from: entry.from, status: entry.status } });
-      } catch (error) {
-        console.error(error);
-      }
+    if (!entry.hidden && entry.request && entry.answer?.ok) {
+      const who = { id: entry.from, name: entry.name };
+      const table = { from: entry.from, status: entry.status };
+      this.pipeline
+        .show(entry.answer, who, { request: entry.request, hidden: true, source: "table", origin: "table", entry: (request, answer) => ({ ...pipelineEntry(request, answer.result, who), table }) })
+        .catch((error) => console.error(error));
     }
     this.screen.draw();
   }
@@ -200,20 +203,4 @@ async function loadDecoder() {
   await import("../../vendor/jsQR.js");
   const jsQR = self.jsQR;
   return typeof jsQR === "function" ? (image) => jsQR(image.data, image.width, image.height)?.data ?? null : null;
-}
-
-/**
- * Make engine.call tell every answered request to seen(request, answer); answer the
- * original call (the table's own checks are not rolls of this device).
- */
-function watch(engine, seen) {
-  const call = engine.call.bind(engine);
-  engine.call = async (request, options) => {
-    const answer = await call(request, options);
-    Promise.resolve()
-      .then(() => seen(request, answer))
-      .catch((error) => console.error(error));
-    return answer;
-  };
-  return call;
 }
