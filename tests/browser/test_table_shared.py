@@ -44,13 +44,16 @@ def to_roll(app: App) -> None:
     app.page.evaluate("() => window.pyrules.views.show('roll')")
 
 
+table_answers: list[str] = []
+
+
 @pytest.fixture(scope="module")
 def table(new_app: Any, site: str) -> Iterator[tuple[App, App, App]]:
     host = new_app(site).open()
     one = new_app(site)
     two = new_app(site)
-    join(host, one, "Aïcha")
-    join(host, two, "Bruno")
+    table_answers.append(join(host, one, "Aïcha"))
+    table_answers.append(join(host, two, "Bruno"))
     yield host, one, two
 
 
@@ -60,6 +63,9 @@ def test_players_join_through_the_invite_and_answer_texts(table: tuple[App, App,
         "() => window.pyrules.table.peers().filter((p) => p.connected).length === 2"
     )
     assert [(p["id"], p["name"]) for p in peers(host)] == [("p1", "Aïcha"), ("p2", "Bruno")]
+    # Each invite serves one player: an answer given again finds no invite.
+    again = host.page.evaluate("(text) => window.pyrules.table.accept(text)", table_answers[0])
+    assert again == {"ok": False, "error": "no-invite"}
     # Each player sees the whole table, the GM first.
     two.page.wait_for_function("() => window.pyrules.table.peers().length === 3")
     assert [p["name"] for p in peers(two)][1:] == ["Aïcha", "Bruno"]
@@ -196,6 +202,39 @@ def test_hidden_gm_rolls_stay_hidden(table: tuple[App, App, App]) -> None:
     host.roll()
     shown = next_entry(one, before_one, "gm")
     assert shown["hidden"] is False and shown["outcome"] is not None
+
+
+def test_physical_dice_rolls_are_marked(table: tuple[App, App, App]) -> None:
+    host, one, two = table
+    before, before_two = count(host), count(two)
+    to_roll(one)
+    one.pick_system("pool")
+    one.set_physical(True)
+    faces = one.field("actor", "pool", "dice")
+    one.page.wait_for_selector(faces)
+    one.page.fill(faces, "1, 4, 1, 1, 6, 3")
+    try:
+        one.roll()
+        got = next_entry(host, before, "p1")
+        assert got["status"] == "physical" and got["verified"] is False, got
+        assert got["seed"] is None
+        assert next_entry(two, before_two, "p1")["status"] == "physical"
+        host.page.evaluate("() => window.pyrules.views.show('table')")
+        assert "dés physiques" in host.page.inner_text("#table-log")
+    finally:
+        one.set_physical(False)
+
+
+def test_devices_that_cannot_reach_each_other_are_told_so(table: tuple[App, App, App]) -> None:
+    host, _one, _two = table
+    link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
+    number = link.split("#table=")[1].split(".")[0]
+    # A well-formed answer whose only address nobody answers (TEST-NET-1, RFC 5737).
+    answer = f"{number}.1~c~abcd~{'p' * 24}~{'A' * 43}~192.0.2.1_9"
+    result = host.page.evaluate("(text) => window.pyrules.table.accept(text)", answer)
+    assert result == {"ok": False, "error": "unreachable"}
+    assert "n’arrivent pas à se joindre" in host.page.inner_text("#table-notice")
+    assert len(peers(host)) == 2
 
 
 def test_rolls_made_while_cut_off_arrive_after_rejoining(table: tuple[App, App, App]) -> None:

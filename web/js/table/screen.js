@@ -2,12 +2,16 @@
 // reads, the player's answer, the players, and the table's rolls with a « moi / table »
 // filter. Names and everything else from another device go in as text only.
 
-import { h } from "../lib/dom.js";
+import { h, s } from "../lib/dom.js";
 import { formatTime, t } from "../lib/i18n.js";
 import { qrSVG } from "../ui/qr.js";
 import { ERROR_KEYS, FILTER_KEYS, STATUS_KEYS } from "./strings.js";
 
 const input = (attrs) => h("input", attrs);
+const COLOR = /^#[0-9a-f]{6}$/;
+
+/** A dot in a player's dice colour (an SVG fill attribute: no inline style under the CSP). */
+const dot = (color) => s("svg", { class: "table-dot", viewBox: "0 0 10 10", "aria-hidden": "true", focusable: "false" }, s("circle", { cx: 5, cy: 5, r: 5, fill: COLOR.test(color ?? "") ? color : "currentColor" }));
 
 export class TableScreen {
   constructor(root, table) {
@@ -165,7 +169,7 @@ export class TableScreen {
     const peers = tb.host ? tb.host.peers() : (player?.list ?? []);
     this.peerList.replaceChildren(
       ...(peers.length
-        ? peers.map((p) => h("li", { class: "table-peer", "data-id": p.id, "data-connected": String(p.connected) }, h("span", { class: "table-dot", "data-color": p.color ?? "" }), h("strong", { text: p.name }), " ", h("span", { class: "table-peer-state", text: p.connected ? t("table.here") : t("table.gone") })))
+        ? peers.map((p) => h("li", { class: "table-peer", "data-id": p.id, "data-connected": String(p.connected) }, dot(p.color), h("strong", { text: p.name }), " ", h("span", { class: "table-peer-state", text: p.connected ? t("table.here") : t("table.gone") })))
         : [h("li", { class: "table-empty", text: t("table.noPlayers") })]),
     );
     this.drawLog();
@@ -187,6 +191,7 @@ export class TableScreen {
     return h(
       "li",
       { class: "table-roll", "data-from": e.from, "data-status": status, "data-hidden": String(Boolean(e.hidden)) },
+      dot(e.color),
       h("span", { class: "table-who", text: who }),
       " ",
       h("span", { class: "table-system", text: e.system ?? "" }),
