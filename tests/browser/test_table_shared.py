@@ -273,3 +273,32 @@ def test_a_closed_player_is_shown_gone(table: tuple[App, App, App]) -> None:
     )
     host.page.evaluate("() => window.pyrules.views.show('table')")
     assert host.page.get_attribute("#table-peers [data-id=p2]", "data-connected") == "false"
+
+
+RAW_KEY = r"""() => [...document.querySelectorAll('#view-table *')]
+    .flatMap((el) => [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent)
+      .concat(['aria-label', 'placeholder', 'title'].map((a) => el.getAttribute(a) || '')))
+    .filter((text) => /\btable\.[a-z]/i.test(text))"""
+
+
+def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, App]) -> None:
+    host, _one, _two = table
+    page = host.page
+    page.evaluate("() => window.pyrules.views.show('table')")
+    try:
+        for code, title in (("en", "Shared table"), ("fr", "Table partagée")):
+            page.click(f"button[data-lang={code}]")
+            page.wait_for_function(
+                "(t) => document.getElementById('table-title')?.textContent === t", arg=title
+            )
+            assert page.evaluate(RAW_KEY) == [], code
+            # What was shown before the switch is still there (the last invite).
+            assert "#table=" in page.input_value("#table-invite-link")
+        for width, height in ((360, 740), (768, 1024), (1024, 768)):
+            page.set_viewport_size({"width": width, "height": height})
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+            assert overflow <= 0, (width, overflow)
+    finally:
+        page.click("button[data-lang=fr]")
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.evaluate("() => window.pyrules.views.show('roll')")

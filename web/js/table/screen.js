@@ -82,6 +82,10 @@ export class TableScreen {
       h("section", { class: "panel table-log-panel", "aria-labelledby": "table-log-title" }, h("h3", { id: "table-log-title", text: t("table.log") }), h("div", { class: "table-filters", role: "group" }, filters), this.logList),
     );
     this.built = true;
+    // Drawn again (the language changed): what was shown stays shown.
+    this.hiddenBox.checked = tb.hidden;
+    if (this.invite) this.showInvite(this.invite);
+    if (this.answer) this.showAnswer(this.answer);
   }
 
   copyButton(text) {
@@ -119,6 +123,7 @@ export class TableScreen {
   }
 
   showInvite(link) {
+    this.invite = link;
     this.draw();
     this.inviteLink.value = link;
     this.root.querySelector("#table-invite").hidden = false;
@@ -126,6 +131,7 @@ export class TableScreen {
   }
 
   showAnswer(text) {
+    this.answer = text;
     this.draw();
     this.answerOut.value = text;
     this.root.querySelector("#table-answer").hidden = false;
