@@ -67,8 +67,11 @@ def test_the_host_reads_the_answer_with_its_camera(
     context = browser.new_context(viewport=TABLET, locale="fr-FR", reduced_motion="reduce")
     context.add_init_script(INIT_SCRIPT)
     context.grant_permissions(["camera"])
-    host = App(context, site).open()
+    host = App(context, site)
     player = new_app(site)
+    for app in (host, player):
+        app.page.set_default_timeout(120_000)  # a busy machine: only how long a failure takes
+    host.open()
     link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
     player.page.goto(link)
     player.wait_ready()

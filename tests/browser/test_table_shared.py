@@ -49,9 +49,14 @@ table_answers: list[str] = []
 
 @pytest.fixture(scope="module")
 def table(new_app: Any, site: str) -> Iterator[tuple[App, App, App]]:
-    host = new_app(site).open()
+    host = new_app(site)
     one = new_app(site)
     two = new_app(site)
+    for app in (host, one, two):
+        # Three pages on a shared two-core machine: the waits end when their condition holds,
+        # this is only how long a failing one takes to say so.
+        app.page.set_default_timeout(120_000)
+    host.open()
     table_answers.append(join(host, one, "Aïcha"))
     table_answers.append(join(host, two, "Bruno"))
     yield host, one, two

@@ -81,6 +81,13 @@ test("messages keep only known fields; names are text, trimmed, without control 
   const roll = parseMessage(JSON.stringify({ t: "roll", from: "p2", request: { op: "roll", system: "d6" }, answer: { ok: true }, offline: true }), "player");
   assert.equal(roll.ok, true);
   assert.equal(roll.message.from, undefined);
+  // A roll's number on its device (the host acknowledges it): a count, or the message is refused.
+  const numbered = { t: "roll", k: 3, request: { op: "roll", system: "d6" }, answer: { ok: true }, offline: true };
+  assert.equal(parseMessage(JSON.stringify(numbered), "player").message.k, 3);
+  assert.equal(parseMessage(JSON.stringify({ ...numbered, k: -1 }), "player").ok, false);
+  assert.equal(parseMessage(JSON.stringify({ ...numbered, k: "3" }), "player").ok, false);
+  assert.deepEqual(parseMessage('{"t":"ack","k":3}', "host").message, { t: "ack", k: 3 });
+  assert.equal(parseMessage('{"t":"ack","k":1.5}', "host").ok, false);
   // What a player accepts from the host is checked the same way.
   assert.equal(parseMessage('{"t":"roll","from":"x","verified":"yes"}', "host").ok, false);
   assert.equal(parseMessage('{"t":"roll","from":"gm","verified":"host","hidden":true,"system":"d6"}', "host").ok, true);

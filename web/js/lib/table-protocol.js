@@ -114,6 +114,10 @@ function cleanRoll(d) {
   const request = cleanRequest(d.request);
   if (!request || !isPlain(d.answer)) return null;
   const roll = { request, answer: d.answer, hidden: d.hidden === true, offline: d.offline === true, time: typeof d.time === "string" ? d.time.slice(0, 40) : null };
+  if (d.k !== undefined) {
+    if (!isCount(d.k)) return null;
+    roll.k = d.k; // the roll's number on its device (acknowledged by the host)
+  }
   if (d.n !== undefined) {
     if (!isCount(d.n) || typeof d.reveal !== "string" || !HEX64.test(d.reveal)) return null;
     roll.n = d.n;
@@ -160,6 +164,7 @@ const HOST_MESSAGES = {
     const values = cleanValues([d]);
     return values ? { t: "value", ...values[0] } : null;
   },
+  ack: (d) => (isCount(d.k) ? { t: "ack", k: d.k } : null),
   peers: (d) => {
     const peers = cleanPeers(d.peers);
     return peers ? { t: "peers", peers } : null;

@@ -9,7 +9,8 @@ import { verifyRoll } from "../lib/table-verify.js";
 import { Peer } from "./peer.js";
 
 export const PING_MS = 1000;
-export const GONE_MS = 5000; // silent this long: shown as gone
+export const GONE_MS = 5000; // silent this long: shown as gone (back as soon as it speaks)
+export const DROP_MS = 30000; // silent this long: the link is closed (a new invite brings it back)
 // Colours of the players' dice on the table's screens (the GM's is the app's own).
 const COLORS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c564b", "#6a3d9a"];
 
@@ -20,7 +21,7 @@ export class TableHost {
    */
   constructor({ call, name = "MJ", onChange = () => {}, onRoll = () => {}, onNotice = () => {} }) {
     Object.assign(this, { call, name, onChange, onRoll, onNotice });
-    this.players = new Map(); // id -> {id, name, color, token, conn, connected, pending, next}
+    this.players = new Map(); // id -> {id, name, color, token, conn, connected, pending, next, acked}
     this.invites = new Map(); // invite number -> Peer waiting for its answer
     this.count = 0; // invites made
     this.lastId = 0;
@@ -81,8 +82,9 @@ export class TableHost {
     return [...this.players.values()].map((p) => ({ id: p.id, name: p.name, color: p.color, connected: p.connected }));
   }
 
+  /** To a player on its current link (even while it looks silent: values must not be lost). */
   send(player, message) {
-    if (player.connected) player.conn.peer.send(JSON.stringify(message));
+    if (player.conn && !player.conn.peer.closed) player.conn.peer.send(JSON.stringify(message));
   }
 
   broadcast(message, except = null) {
@@ -91,7 +93,7 @@ export class TableHost {
 
   /** Raw text to every player (debug.tableSend). */
   sendRaw(text) {
-    for (const player of this.players.values()) if (player.connected) player.conn.peer.send(String(text));
+    for (const player of this.players.values()) player.conn?.peer.send(String(text));
   }
 
   sharePeers() {
@@ -102,6 +104,11 @@ export class TableHost {
 
   receive(conn, raw) {
     conn.lastSeen = Date.now();
+    if (conn.player && conn.player.conn !== conn) return conn.peer.close(); // an old link of a player back on a new one
+    if (conn.player && !conn.player.connected) {
+      conn.player.connected = true; // silent for a while, speaking again
+      this.sharePeers();
+    }
     const read = parseMessage(raw, "player");
     if (!read.ok) {
       this.junk += 1;
@@ -119,8 +126,9 @@ export class TableHost {
     if (conn.player) return; // one hello per channel
     const back = message.back && this.players.get(message.back.id);
     let player;
-    if (back && back.token === message.back.token && !back.connected) {
+    if (back && back.token === message.back.token) {
       player = back;
+      if (back.conn && back.conn !== conn) back.conn.peer.close(); // its old link, if still open
     } else {
       if ([...this.players.values()].filter((p) => p.connected).length >= MAX_PLAYERS) {
         conn.peer.close();
@@ -129,7 +137,7 @@ export class TableHost {
       }
       this.lastId += 1;
       const id = `p${this.lastId}`;
-      player = { id, token: randomValue(16), next: 0, color: message.color ?? COLORS[(this.lastId - 1) % COLORS.length] };
+      player = { id, token: randomValue(16), next: 0, acked: -1, color: message.color ?? COLORS[(this.lastId - 1) % COLORS.length] };
       this.players.set(id, player);
     }
     Object.assign(player, { name: message.name, conn, connected: true, pending: new Map() });
@@ -147,6 +155,11 @@ export class TableHost {
   }
 
   async roll(player, message) {
+    // Each roll has its number k on its device: one sent again (its ack was lost) counts once.
+    if (message.k !== undefined) {
+      if (message.k <= player.acked) return this.send(player, { t: "ack", k: message.k });
+      player.acked = message.k;
+    }
     // The value for the roll WINDOW further on leaves first: the player never waits on the check.
     if (message.n !== undefined) {
       const n = player.next;
@@ -163,6 +176,7 @@ export class TableHost {
       request: message.request, answer, time: message.time, offline: message.offline,
     };
     this.onRoll(entry);
+    if (message.k !== undefined) this.send(player, { t: "ack", k: message.k });
     this.broadcast({ t: "roll", from: player.id, name: player.name, color: player.color, verified: judged.verdict, request: message.request, answer, diff: judged.diff, time: message.time }, player);
   }
 
@@ -173,25 +187,33 @@ export class TableHost {
   }
 
   gone(player, conn) {
-    if (player.conn !== conn || !player.connected) return;
-    player.connected = false;
+    if (player.conn !== conn) return;
+    player.conn = null;
     player.pending = new Map();
-    this.sharePeers();
+    if (player.connected) {
+      player.connected = false;
+      this.sharePeers();
+    }
   }
 
   beat() {
     const now = Date.now();
     for (const player of this.players.values()) {
-      if (!player.connected) continue;
-      if (now - player.conn.lastSeen > GONE_MS) player.conn.peer.close();
-      else player.conn.peer.send('{"t":"ping"}');
+      if (!player.conn) continue;
+      const silent = now - player.conn.lastSeen;
+      if (silent > DROP_MS) player.conn.peer.close();
+      else if (silent > GONE_MS && player.connected) {
+        player.connected = false;
+        this.sharePeers();
+      }
+      player.conn?.peer.send('{"t":"ping"}');
     }
   }
 
   close() {
     clearInterval(this.timer);
     for (const peer of this.invites.values()) peer.close();
-    for (const player of this.players.values()) if (player.connected) player.conn.peer.close();
+    for (const player of this.players.values()) player.conn?.peer.close();
   }
 }
 

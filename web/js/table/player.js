@@ -4,10 +4,10 @@
 // those rolls are kept (« hors table », in storage too) and sent when it joins again.
 
 import { WINDOW, MAX_OUTBOX, commitment, parseMessage, randomValue, seedOf } from "../lib/table-protocol.js";
-import { GONE_MS, PING_MS, outcomeOf } from "./host.js";
+import { DROP_MS, PING_MS, outcomeOf } from "./host.js";
 import { Peer } from "./peer.js";
 
-const KEY = "pyrules:table"; // {id, token, outbox}: who this device is at its table
+const KEY = "pyrules:table"; // {id, token, seq, outbox}: who this device is at its table
 
 /** What was kept of this device's table place, checked (storage is untrusted). */
 function restore(read) {
@@ -15,19 +15,20 @@ function restore(read) {
   const ok = kept && typeof kept === "object" && !Array.isArray(kept);
   const place = ok && /^p\d{1,4}$/.test(kept.id) && /^[0-9a-f]{32}$/.test(kept.token) ? { id: kept.id, token: kept.token } : null;
   const outbox = ok && Array.isArray(kept.outbox) ? kept.outbox.filter((m) => m && typeof m === "object" && m.t === "roll").slice(-MAX_OUTBOX) : [];
-  return { place, outbox };
+  const seq = ok && Number.isSafeInteger(kept.seq) && kept.seq >= 0 ? kept.seq : 0;
+  return { place, outbox, seq };
 }
 
 const physicalOf = (answer) => answer?.result?.physical === true || answer?.result?.actor?.physical === true;
 
 export class TablePlayer {
   /**
-   * call: the engine (unused for now: the host verifies); storage: {read(key), write(key,
-   * value)}; events: onChange(), onRoll(entry) (a roll of another device), onNotice(info).
+   * storage: {read(key), write(key, value)}; events: onChange(), onRoll(entry) (a roll of another device), onNotice(info).
    */
   constructor({ storage, onChange = () => {}, onRoll = () => {}, onNotice = () => {} }) {
     Object.assign(this, { storage, onChange, onRoll, onNotice });
-    ({ place: this.place, outbox: this.outbox } = restore(storage.read));
+    ({ place: this.place, outbox: this.outbox, seq: this.seq } = restore(storage.read));
+    this.unacked = new Map(); // k -> a roll sent, not yet acknowledged by the host
     this.peer = null;
     this.connected = false;
     this.list = [];
@@ -39,7 +40,7 @@ export class TablePlayer {
   }
 
   save() {
-    this.storage.write(KEY, { ...(this.place ?? {}), outbox: this.outbox });
+    this.storage.write(KEY, { ...(this.place ?? {}), seq: this.seq, outbox: this.outbox });
   }
 
   /** Answer an invite's offer text ("<number>.<offer>"): the answer text for the host. */
@@ -70,6 +71,7 @@ export class TablePlayer {
     const m = read.message;
     if (m.t === "welcome") this.welcome(m);
     else if (m.t === "value") this.pair(m.n, m.value);
+    else if (m.t === "ack") this.unacked.delete(m.k);
     else if (m.t === "peers") {
       this.list = m.peers;
       this.onChange();
@@ -90,7 +92,10 @@ export class TablePlayer {
     clearInterval(this.timer);
     this.timer = setInterval(() => this.beat(), PING_MS);
     // What was rolled away from the table goes now, oldest first.
-    for (const message of this.outbox) this.peer.send(JSON.stringify(message));
+    for (const message of this.outbox) {
+      this.peer.send(JSON.stringify(message));
+      if (message.k !== undefined) this.unacked.set(message.k, message);
+    }
     this.outbox = [];
     this.save();
     this.onChange();
@@ -123,7 +128,8 @@ export class TablePlayer {
       payload.result.margin = (Number(payload.result.margin) || 0) + 1;
       payload.result.outcome = `${payload.result.outcome}*`;
     }
-    const base = { t: "roll", request: sent, answer: payload, time: new Date().toISOString() };
+    const base = { t: "roll", k: this.seq, request: sent, answer: payload, time: new Date().toISOString() };
+    this.seq += 1;
     const seeded = this.issued.get(request.seed);
     let message;
     if (seeded && this.connected) {
@@ -134,14 +140,24 @@ export class TablePlayer {
     } else {
       message = physicalOf(answer) ? base : { ...base, offline: true };
     }
-    if (this.connected && this.peer.send(JSON.stringify(message))) return "sent";
-    // Not sent: a table value would be void by the time it joins again, so it goes as « hors table ».
-    const kept = { ...base };
-    if (!physicalOf(answer)) kept.offline = true;
-    this.outbox = [...this.outbox, kept].slice(-MAX_OUTBOX);
+    if (this.connected && this.peer.send(JSON.stringify(message))) {
+      this.unacked.set(message.k, message);
+      this.save(); // seq
+      return "sent";
+    }
+    this.keep([message]);
+    return "kept";
+  }
+
+  /**
+   * Keep rolls until the table is joined again. A table value is void by then, so a table
+   * roll goes as « hors table »; its number k lets the host count it once if it did arrive.
+   */
+  keep(messages) {
+    const kept = messages.map(({ n, reveal, commit, ...rest }) => (physicalOf(rest.answer) ? rest : { ...rest, offline: true }));
+    this.outbox = [...this.outbox, ...kept].sort((a, b) => (a.k ?? 0) - (b.k ?? 0)).slice(-MAX_OUTBOX);
     this.save();
     this.onChange();
-    return "kept";
   }
 
   sendRaw(text) {
@@ -150,7 +166,8 @@ export class TablePlayer {
 
   beat() {
     if (!this.connected) return;
-    if (Date.now() - this.lastSeen > GONE_MS) this.peer.close();
+    // The host silent this long: the link is given up (what it did not acknowledge is kept).
+    if (Date.now() - this.lastSeen > DROP_MS) this.peer.close();
     else this.peer.send('{"t":"ping"}');
   }
 
@@ -160,6 +177,10 @@ export class TablePlayer {
     clearInterval(this.timer);
     this.ready.clear();
     this.issued.clear();
+    // What the host had not acknowledged may be lost with the link: it is sent again.
+    const unacked = [...this.unacked.values()];
+    this.unacked.clear();
+    if (unacked.length) this.keep(unacked);
     this.onChange();
   }
 
@@ -172,6 +193,9 @@ export class TablePlayer {
     this.connected = false;
     clearInterval(this.timer);
     peer.close();
+    const unacked = [...this.unacked.values()];
+    this.unacked.clear();
+    if (unacked.length) this.keep(unacked);
     this.onChange();
   }
 
