@@ -6,6 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import Odds, OpposeOdds, OpposeResult, RollResult, System
+from ..errors import PyrulesError
 from ..explain import both
 from .base import params_json
 from .cache import odds_of, oppose_odds_of, ranks_of
@@ -18,9 +19,13 @@ def chance_json(system: System[Any], params: Any, judged: RollResult | None,
     of the dice) and the ``chance`` of the outcome and of success (``success`` None when
     the system's outcomes are all successes or all failures). ``judged`` None: no chances
     (the rerolls of an opposition)."""
+    none = {"luck": None, "luck_exact": None, "chance": None}
     if judged is None:
-        return {"luck": None, "luck_exact": None, "chance": None}
-    odds = odds_of(system, params)
+        return none
+    try:
+        odds = odds_of(system, params)
+    except PyrulesError:  # odds too costly to compute (notation): the roll stands without
+        return none
     rank = ranks_of(system, params).percentile(judged.margin) if seeded else None
     outcome = dict(odds.outcomes).get(judged.outcome, Fraction(0))
     kinds = {system.is_success(o) for o in system.outcome_ids()}
@@ -63,7 +68,10 @@ def own_json(system: System[Any], params: Any, own: RollResult, seeded: bool) ->
     """A side's dice judged as a single roll of that side (its own params): outcome, margin
     and luck (the percentile of that margin under its exact odds; None for physical dice,
     whose luck says nothing of the dice)."""
-    rank = ranks_of(system, params).percentile(own.margin) if seeded else None
+    try:
+        rank = ranks_of(system, params).percentile(own.margin) if seeded else None
+    except PyrulesError:  # odds too costly to compute: no luck to tell
+        rank = None
     return {"outcome": own.outcome, "success": own.success, "margin": own.margin,
             "luck": None if rank is None else float(rank),
             "luck_exact": None if rank is None else str(rank)}
@@ -76,9 +84,13 @@ def oppose_json(
         return roll_json(system, r.with_seed(seed), params, lang, own)
 
     own_a, own_b = result.own_results
-    chances = oppose_odds_of(system, pa, pb)
-    chance = {k: p for k, p in (("actor", chances.actor), ("opponent", chances.opponent),
-                                ("tie", chances.tie))}
+    try:
+        odds = oppose_odds_of(system, pa, pb)
+        chance: dict[str, Any] | None = {
+            **{k: float(p) for k, p in odds_items(odds)},
+            **{f"{k}_exact": str(p) for k, p in odds_items(odds)}}
+    except PyrulesError:  # odds too costly to compute (notation)
+        chance = None
     texts = both(result.lines)
     out: dict[str, Any] = {
         "system": result.system,
@@ -92,13 +104,16 @@ def oppose_json(
                      "own": own_json(system, pb, own_b, seed is not None)},
         "rerolls": [{"actor": side(a, pa, None), "opponent": side(b, pb, None)}
                     for a, b in result.rerolls],
-        "chance": {**{k: float(p) for k, p in chance.items()},
-                   **{f"{k}_exact": str(p) for k, p in chance.items()}},
+        "chance": chance,
     }
     out.update(result.extra)
     out["explanation"] = texts[lang]
     out["explanations"] = texts
     return out
+
+
+def odds_items(odds: OpposeOdds) -> tuple[tuple[str, Fraction], ...]:
+    return (("actor", odds.actor), ("opponent", odds.opponent), ("tie", odds.tie))
 
 
 def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:

@@ -10,14 +10,21 @@ from typing import Any
 
 from .. import __version__
 from ..core import make_rng
-from ..errors import ApiError
+from ..errors import ApiError, PyrulesError
 from ..explain import both
 from ..fields import validate
 from ..qr import check_text, qr
 from ..registry import describe, table_system
+from ..sheets.rolls import is_sheet, sheet_roll
 from ..systems.d6.table import effort
 from ..systems.pool.table import SOURCE_FIELDS, pool_sources
-from ..systems.steps.table import parse_combat, parse_fight, resolve_combat, split_ardeur
+from ..systems.steps.table import (
+    ARDEUR_FIELD,
+    parse_combat,
+    parse_fight,
+    resolve_combat,
+    split_ardeur,
+)
 from .answers import own_json, roll_json
 from .base import Checked, Op, get_seed, params_json
 
@@ -60,7 +67,26 @@ def _side_params(req: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [split_ardeur(side, req.get(side))[1] for side in ("actor", "opponent")]
 
 
+def sheet_side(req: Mapping[str, Any], side: str) -> Any:
+    """A combat side given as ``{"sheet": {...}, "ardeur"?}``: the step-dice params its
+    sheet stands for, with the Ardeur given, else the sheet's own (errors under ``side``)."""
+    raw = req.get(side)
+    if not is_sheet(raw):
+        return raw
+    assert isinstance(raw, Mapping)
+    rest = {k: v for k, v in raw.items() if k != ARDEUR_FIELD.name}
+    try:
+        made = sheet_roll(table_system("combat"), rest, spend=False)
+    except PyrulesError as err:
+        raise err.prefixed(side) from None
+    ardeur = raw.get(ARDEUR_FIELD.name)
+    if ardeur is None and made.sheet is not None:
+        ardeur = made.sheet["stats"].get(ARDEUR_FIELD.name)
+    return {**made.params, ARDEUR_FIELD.name: ardeur}
+
+
 def parse_combat_op(req: Mapping[str, Any], lang: str) -> Checked:
+    req = {**req, "actor": sheet_side(req, "actor"), "opponent": sheet_side(req, "opponent")}
     given_seed = req.get("seed")
     seed = get_seed(given_seed)
     setup = parse_combat(req.get("params"), req.get("actor"), req.get("opponent"))

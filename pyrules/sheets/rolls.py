@@ -32,6 +32,8 @@ class SheetRoll:
 
     params: dict[str, Any]
     character: dict[str, Any] | None
+    #: The sheet's character as checked (before the roll changed anything).
+    sheet: dict[str, Any] | None = None
 
 
 def is_sheet(raw: Any) -> bool:
@@ -71,7 +73,7 @@ def sheet_roll(system: System[Any], raw: Mapping[str, Any], spend: bool) -> Shee
         if key not in SHEET_KEYS:
             raise ParamError(str(key)[:40], "unknown_field", name=str(key)[:40])
     try:
-        character = normalise(sheet.get("character"))
+        character = normalise(sheet.get("character"), rolls=False)  # this roll is checked
     except PyrulesError as err:
         raise err.prefixed("character") from None
     if character["system"] != system.id:
@@ -97,4 +99,4 @@ def sheet_roll(system: System[Any], raw: Mapping[str, Any], spend: bool) -> Shee
             raise ParamError("situation.effort", "no_effort_left", flame=per)
         updated = {**character, "stats": {**character["stats"], used_key: used + 1},
                    "updated": now_iso()}
-    return SheetRoll(params, updated)
+    return SheetRoll(params, updated, character)

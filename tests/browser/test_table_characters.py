@@ -298,11 +298,17 @@ def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
     assert entry["params"]["effort"] is True
     assert len(page.locator("#quick-result .die-cell").all()) == 2  # effort: one more d6
     assert stored_characters(app)[0]["stats"]["efforts_used"] == 2
-    # None left: refused with the engine's message, no roll, nothing in the history.
+    # None left: refused with the engine's message next to the effort switch, no roll,
+    # nothing in the history.
     page.click("#char-detail .entry-roll:has-text('Perception')")
-    page.locator("#quick-error").wait_for(state="visible")
-    message = local_handle({"op": "effort", "params": {"flame": 2, "used": 2, "action": "use"}})
-    assert page.text_content("#quick-error") == message["error"]["message"]
+    page.locator("#f-sit-d6-effort-error").wait_for(state="visible")
+    sheet = stored_characters(app)[0]
+    perception = next(e["id"] for e in sheet["entries"] if e["label"] == "Perception")
+    situation = {"effort": True}
+    request = {"character": sheet, "entry": perception, "situation": situation}
+    refused = local_handle({"op": "roll", "system": "d6", "params": {"sheet": request}})
+    assert refused["error"]["field"] == "situation.effort"
+    assert page.text_content("#f-sit-d6-effort-error") == refused["error"]["message"]
     # The refused effort's error is not shown over the previous roll's result.
     assert page.locator("#quick-result .die-cell").count() == 0
     assert page.get_attribute("#quick-result", "data-outcome") is None
@@ -512,18 +518,26 @@ def test_export_import_round_trip_and_bad_file_refused(app: App, tmp_path: Path)
     page.set_input_files("#chars-import-file", str(path))
     page.wait_for_selector("#chars-message[data-kind=error]")
     message = page.text_content("#chars-message")
-    assert message.startswith("Import refusé, rien n’a changé : « ")
-    engine = local_handle({"op": "dice", "system": "d6", "params": {"attribute": 42}})["error"][
-        "message"
-    ]
-    assert message.endswith(engine)
+    # The engine judged the whole file in one call; its words, naming the character and skill.
+    verdicts = local_handle({"op": "characters", "characters": bad["characters"]})["result"]
+    engine = verdicts["characters"][0]["error"]["message"]
+    label = bad["characters"][0]["entries"][0]["label"]
+    name = bad["characters"][0]["name"]
+    refused = f"personnage n° 1 : « {name} », « {label} » : {engine}"
+    assert message == f"Import refusé, rien n’a changé : {refused}"
     assert page.get_attribute("#chars-message", "role") == "alert"
     assert len(stored_characters(app)) == len(after)
     # Not JSON, and not our format.
     for text, expected in (
         ("{not json", "ce fichier n’est pas du JSON valide."),
         ('{"hello": 1}', "ce n’est pas un export de personnages pyrules."),
-        ('[{"system": "dnd", "name": "X"}]', "personnage n° 1 : système de jeu inconnu « dnd »."),
+        (
+            '[{"system": "dnd", "name": "X"}]',
+            "personnage n° 1 : « X » : "
+            + local_handle({"op": "characters", "characters": [{"system": "dnd", "name": "X"}]})[
+                "result"
+            ]["characters"][0]["error"]["message"],
+        ),
     ):
         path.write_text(text, encoding="utf-8")
         page.set_input_files("#chars-import-file", str(path))

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { CHECKS, isCharacter } from "../../web/js/lib/checks.js";
-import { cleanCharacter, importList, rollParams } from "../../web/js/characters/sheet.js";
-import { system, systemsDescription } from "./helpers.js";
+import { importList } from "../../web/js/characters/sheet.js";
+import { engineCall } from "./helpers.js";
 
 const character = (changes = {}) => ({
   id: "c-1",
@@ -15,8 +15,6 @@ const character = (changes = {}) => ({
   entries: [{ id: "e-1", label: "Épée", params: { die: 8, bonus: 1 } }],
   ...changes,
 });
-const systems = () => systemsDescription().systems;
-const table = () => systemsDescription().table;
 
 test("a stored character with plain params passes", () => {
   assert.equal(isCharacter(character()), true);
@@ -45,29 +43,22 @@ test("the storage guard refuses prototype tricks and unbounded records, nothing 
   assert.equal(isCharacter(character({ id: "__proto__" })), true);
 });
 
-test("an imported character is cleaned and keeps its entries", () => {
-  const { character: clean, error } = cleanCharacter(character(), systems(), table());
-  assert.equal(error, undefined);
-  assert.deepEqual(clean.entries[0].params, { die: 8, bonus: 1 });
-});
-
-test("an imported character carrying dice faces is refused", () => {
-  const raw = character({ entries: [{ id: "e", label: "Épée", params: { die: 8, dice: [8] } }] });
-  const { error } = cleanCharacter(raw, systems(), table());
-  assert.equal(error.key, "import.entryFaces");
-  assert.equal(error.vars.field, "dice");
-});
-
-test("an imported character whose params are not the system's is refused", () => {
-  const raw = character({ entries: [{ id: "e", label: "Épée", params: { pot: 4 } }] });
-  assert.equal(cleanCharacter(raw, systems(), table()).error.key, "import.entryParams");
-});
-
-test("a sheet never brings faces or a placement into a roll", () => {
-  const stored = character({ entries: [{ id: "e", label: "Épée", params: { die: 8, dice: [8] } }] });
-  const params = rollParams(system("steps"), stored, stored.entries[0]);
-  assert.equal(params.dice, undefined);
-  assert.equal(params.die, 8);
+test("an import is judged by the engine in one call: faces on a sheet and foreign params refused", async () => {
+  const answer = await engineCall({
+    op: "characters",
+    characters: [
+      character(),
+      character({ entries: [{ id: "e", label: "Épée", params: { die: 8, dice: [8] } }] }),
+      character({ entries: [{ id: "e", label: "Épée", params: { pot: 4 } }] }),
+    ],
+  });
+  const [kept, faces, foreign] = answer.result.characters;
+  assert.equal(kept.ok, true);
+  assert.equal(kept.character.entries[0].params.die, 8);
+  assert.equal(faces.ok, false);
+  assert.match(faces.error.field, /^entries\.0\.params\.dice$/);
+  assert.equal(foreign.ok, false);
+  assert.equal(foreign.error.field, "entries.0.params.pot");
 });
 
 test("importList accepts the export document and a bare list, nothing else", () => {

@@ -142,6 +142,19 @@ def make_requests() -> list[tuple[str, Request]]:
         ]
     requests.append(("notation-physical", {"op": "roll", "system": "notation", "params": {
         "expression": "4d6kh3+1d6!", "dice": [3, 6, 1, 4, 6, 2]}}))
+    # Issue 21: characters and sheet rolls (ids and dates given: nothing random answered).
+    stats = {"steps": {"weapons": "2, 1", "protections": ""}, "d6": {"flame": 3}}
+    for sid in ("pool", "d6", "d100", "steps", "notation"):
+        entry_params = {"expression": "2d6"} if sid == "notation" else {}
+        c = {"id": f"c-{sid}", "system": sid, "name": "Héros", "stats": stats.get(sid, {}),
+             "created": "2024-01-01T00:00:00.000Z", "updated": "2024-01-01T00:00:00.000Z",
+             "entries": [{"id": "e-1", "label": "Compétence", "params": entry_params}]}
+        requests += [
+            (f"{sid}-character", {"op": "character", "character": c}),
+            (f"{sid}-characters", {"op": "characters", "characters": [c, {"system": sid}]}),
+            (f"{sid}-sheet-roll", {"op": "roll", "system": sid, "seed": 5,
+                                   "params": {"sheet": {"character": c, "entry": "e-1"}}}),
+        ]
     return requests
 
 

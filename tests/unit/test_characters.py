@@ -174,3 +174,14 @@ def test_the_description_says_what_a_sheet_holds() -> None:
     assert "efforts_used" in {f["name"] for f in SHEETS["d6"]["stats"]}
     assert SHEETS["d6"]["pc"] == "pc" and "pc" not in SHEETS["d6"]["entry_fields"]
     assert SHEETS["notation"]["stats"] == [] and SHEETS["d100"]["limits"]["name_max"] == 60
+
+
+def test_blank_numbers_read_as_their_defaults() -> None:
+    """What a form leaves blank ("" in storage) is the default, never a lost character."""
+    c = normalised(character("d6", stats={"flame": "", "clarity": " 3 "}, entries=[
+        {"label": "a", "params": {"impact": "", "skill": "4", "attribute": None}}]))
+    flame = next(f["default"] for f in SHEETS["d6"]["stats"] if f["name"] == "flame")
+    assert c["stats"]["flame"] == flame and c["stats"]["clarity"] == 3
+    assert c["entries"][0]["params"] == {"skill": 4}
+    note = normalised(character("d100", note="n" * 600))["note"]
+    assert note == "n" * 500

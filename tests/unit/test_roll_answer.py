@@ -10,7 +10,7 @@ import pytest
 from pyrules.ops import cache
 from pyrules.registry import SYSTEMS
 
-from .helpers import ok
+from .helpers import call, ok
 
 CASES = [
     ("pool", {"pot": 5, "flame": 2, "augmentations": 1}),
@@ -121,3 +121,17 @@ def test_a_placement_shares_the_odds_of_its_roll() -> None:
     a, _ = system.parse({"pot": 3, "flame": 1, "augmentations": 1})
     b, _ = system.parse({"pot": 3, "flame": 1, "augmentations": 1, "placement": [1]})
     assert cache.params_key(system, a) == cache.params_key(system, b)
+
+
+def test_a_roll_whose_odds_are_too_costly_still_rolls_without_chances() -> None:
+    """notation refuses exact odds over its cost bound; a roll of it stands (luck and
+    chance null), and validate still agrees with it."""
+    params = {"expression": "50d100"}
+    assert call({"op": "odds", "system": "notation", "params": params})["ok"] is False
+    request = {"op": "roll", "system": "notation", "params": params, "seed": 3}
+    r = ok(request)
+    assert r["luck"] is None and r["luck_exact"] is None and r["chance"] is None
+    assert ok({"op": "validate", "request": request})["valid"] is True
+    o = ok({"op": "oppose", "system": "notation", "actor": params,
+            "opponent": {"expression": "1d6"}, "seed": 3})
+    assert o["chance"] is None and o["actor"]["own"]["luck"] is None

@@ -151,3 +151,21 @@ def test_a_sheet_roll_with_a_seed_replays() -> None:
     a = ok({"op": "roll", "system": "pool", "params": params, "seed": 31})
     b = ok({"op": "roll", "system": "pool", "params": params, "seed": 31})
     assert a == b and a["luck"] is not None
+
+
+def test_a_combat_side_may_be_a_sheet_with_its_ardeur() -> None:
+    actor = sheet("steps")  # ardeur 7 on the sheet, entry "Combat"
+    r = ok({"op": "combat", "params": {"kind": "melee"}, "actor": actor,
+            "opponent": {**sheet("steps", entry=1), "ardeur": 3}, "seed": 6})
+    built = {**r["rolls"][0]["params"], "ardeur": 7}
+    plain = ok({"op": "combat", "params": {"kind": "melee"}, "actor": built,
+                "opponent": {**r["rolls"][1]["params"], "ardeur": 3}, "seed": 6})
+    assert plain == r
+    assert r["actor"]["ardeur"] == 7 - r["actor"]["loss"]
+    assert r["opponent"]["ardeur"] == 3 - r["opponent"]["loss"]
+    bad = {"op": "combat", "params": {}, "actor": {**actor, "ardeur": 100}, "opponent": {}}
+    assert err(bad)["field"] == "actor.ardeur"
+    wrong = {"op": "combat", "params": {}, "actor": {"sheet": {**actor["sheet"],
+                                                               "entry": "nope"}}}
+    assert err(wrong)["field"] == "actor.entry"
+    assert call({"op": "validate", "request": wrong}) == call(wrong)

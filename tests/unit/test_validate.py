@@ -338,3 +338,88 @@ def test_a_placement_on_known_dice_is_checked_against_them() -> None:
     assert err({**typed, "params": {**typed["params"], "flame_dice": [6]}})["field"] == (
         "placement")
     assert ok({"op": "oppose", "system": "pool", "actor": PLACED, "opponent": {}, "seed": 9})
+
+
+# -- issue 21: characters and sheet rolls --------------------------------------------------
+
+SHEETS = {s["id"]: s["sheet"] for s in DESCRIPTION["systems"]}
+LABELS = st.sampled_from(["Combat", "", " ", "x" * 61, 5, None])
+ONE_IN_TEN = st.sampled_from([False] * 9 + [True])  # False first: what Hypothesis favours
+ONE_IN_FOUR = st.sampled_from([False] * 3 + [True])
+
+
+@st.composite
+def entries(draw: Any, system: str) -> Any:
+    entry: dict[str, Any] = {"label": draw(LABELS)}
+    if draw(st.booleans()):
+        entry["params"] = draw(params_of(FIELDS[system])) if draw(st.booleans()) else {}
+    if draw(st.booleans()):
+        entry["id"] = draw(st.sampled_from(["e-1", "", 7, "e" * 101]))
+    if SHEETS[system]["extras"] and draw(st.booleans()):
+        entry["sources"] = draw(params_of(SHEETS[system]["extras"]))
+    return draw(st.one_of(st.just(entry), JUNK))
+
+
+@st.composite
+def characters(draw: Any) -> Any:
+    system = draw(SYSTEM_IDS)
+    rare = draw(ONE_IN_TEN)  # one character in ten gets a wrong system or name
+    c: dict[str, Any] = {"system": draw(st.sampled_from(["nope", None, 3])) if rare else system,
+                         "name": draw(LABELS) if rare else "Aldo"}
+    stats = SHEETS[system]["stats"]
+    if draw(st.booleans()):
+        c["stats"] = draw(params_of(stats)) if stats else draw(
+            st.sampled_from([None, {}, [], {"nope": 1}]))
+    if draw(st.booleans()):
+        c["entries"] = draw(st.lists(entries(system), max_size=3))
+    for key, values in (("pc", [True, False, "yes", None]), ("note", ["", "n", 4]),
+                        ("id", ["c-1", "", 4]), ("created", ["2024-01-01T00:00:00Z", "x"]),
+                        ("colour", ["red"])):
+        if draw(ONE_IN_TEN if key == "colour" else ONE_IN_FOUR):
+            c[key] = draw(st.sampled_from(values))
+    return draw(st.one_of(st.just(c), JUNK)) if draw(st.integers(0, 9)) == 0 else c
+
+
+@st.composite
+def character_requests(draw: Any) -> dict[str, Any]:
+    op = draw(st.sampled_from(["character", "characters", "roll", "dice", "oppose"]))
+    lang = draw(st.sampled_from(["fr", "en"]))
+    if op == "character":
+        return {"op": op, "character": draw(characters()), "lang": lang}
+    if op == "characters":
+        return {"op": op, "characters": draw(st.one_of(st.lists(characters(), max_size=3),
+                                                       JUNK)), "lang": lang}
+    c = draw(characters())
+    system = c.get("system") if isinstance(c, dict) and c.get("system") in FIELDS else "d6"
+    listed = c.get("entries") if isinstance(c, dict) else None
+    ids = [e["id"] for e in listed or [] if isinstance(e, dict) and "id" in e]
+    inner: dict[str, Any] = {"character": c}
+    if draw(st.booleans()):
+        inner["entry"] = draw(st.sampled_from([*ids, "e-none", 3]))
+    if draw(st.booleans()):
+        inner["situation"] = draw(params_of(SHEETS[system]["situation"] or FIELDS[system]))
+    params: Any = {"sheet": inner}
+    req: dict[str, Any] = {"op": op, "system": system, "lang": lang}
+    if op == "oppose":
+        req["actor"], req["opponent"] = params, draw(params_of(FIELDS[system]))
+    else:
+        req["params"] = params
+    if op != "dice" and draw(st.booleans()):
+        req["seed"] = draw(SEEDS)
+    return req
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(character_requests())
+@example({"op": "roll", "system": "d6", "seed": 1, "params": {"sheet": {
+    "character": {"system": "d6", "name": "A", "stats": {"flame": 1, "efforts_used": 1}},
+    "situation": {"effort": True}}}})
+def test_validate_agrees_with_the_character_ops_and_sheet_rolls(request: dict[str, Any]) -> None:
+    """What validate answers of a character or a sheet roll is what the op answers (the ids
+    and dates a character gets are made fresh by each call: compared without them)."""
+    checked = call({"op": "validate", "request": request})
+    answer = call(request)
+    if answer["ok"]:
+        assert checked["ok"] and checked["result"]["valid"] is True, (request, checked)
+    else:
+        assert checked == answer, request

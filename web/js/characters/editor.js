@@ -1,13 +1,12 @@
-// The character editor: name, system, PC flag, note, sheet numbers and skills, checked by
-// the engine before they are saved. Methods of CharactersView (view.js mixes them in).
+// The character editor: name, system, PC flag, note, sheet numbers and skills, checked and
+// normalised by the engine (`character` op) before they are saved as it answered. Methods of CharactersView (view.js mixes them in).
 
 import { h } from "../lib/dom.js";
 import { SideForm } from "../widgets/forms.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { formSystem, rawFrom } from "./formdata.js";
-import { cleanCharacter, defaultStats, entryFields, extraFields, LABEL_MAX, NAME_MAX, newId, NOTE_MAX, statFields } from "./sheet.js";
-import { judgeEntries, judgeStats, statField } from "./validation.js";
+import { defaultStats, entryFields, extraFields, limits, newId, refusalTarget, statFields } from "./sheet.js";
 import "./strings.js";
 
 export class EditorPart {
@@ -17,12 +16,12 @@ export class EditorPart {
     const isNew = !character;
     const system = isNew ? this.system(this.lastSystem) || systems[0] : this.system(character.system);
     const draft = isNew
-      ? { id: newId(), system: system.id, name: "", note: "", pc: true, stats: defaultStats(system, table), entries: [] }
+      ? { id: newId(), system: system.id, name: "", note: "", pc: true, stats: defaultStats(system), entries: [] }
       : structuredClone(character);
     this.editor = {
       isNew,
       draft,
-      statsValues: rawFrom(statFields(system, table), draft.stats),
+      statsValues: rawFrom(statFields(system), draft.stats),
       entries: draft.entries.map((entry) => this.entryState(system, entry, false)),
     };
     this.renderDetail();
@@ -36,7 +35,7 @@ export class EditorPart {
       id: entry?.id || newId("e"),
       label: entry?.label || "",
       values: rawFrom(entryFields(system), entry?.params || {}),
-      extras: rawFrom(extraFields(system, table), entry?.sources || {}),
+      extras: rawFrom(extraFields(system), entry?.sources || {}),
       open,
     };
   }
@@ -51,7 +50,7 @@ export class EditorPart {
       this.saveEditor();
     });
     const title = h("h2", { class: "panel-title", id: "char-detail-title", tabindex: "-1", text: isNew ? t("editor.newTitle") : t("editor.editTitle", { name: draft.name }) });
-    const name = h("input", { type: "text", id: "char-name", maxlength: NAME_MAX, autocomplete: "off", required: true, "aria-describedby": "char-name-error" });
+    const name = h("input", { type: "text", id: "char-name", maxlength: limits(system).name_max, autocomplete: "off", required: true, "aria-describedby": "char-name-error" });
     name.value = draft.name;
     name.addEventListener("input", () => {
       draft.name = name.value;
@@ -77,8 +76,8 @@ export class EditorPart {
         if (!radio.checked) return;
         draft.system = candidate.id;
         this.lastSystem = candidate.id;
-        draft.stats = defaultStats(candidate, table);
-        this.editor.statsValues = rawFrom(statFields(candidate, table), draft.stats);
+        draft.stats = defaultStats(candidate);
+        this.editor.statsValues = rawFrom(statFields(candidate), draft.stats);
         this.editor.entries = [];
         this.renderDetail();
         document.getElementById(id)?.focus();
@@ -88,12 +87,12 @@ export class EditorPart {
     picker.append(row);
     if (locked) picker.append(h("p", { class: "help", text: t("editor.systemLocked") }));
     const pc = switchControl({ id: "char-pc", label: t("editor.pc"), checked: draft.pc, onChange: (on) => (draft.pc = on) });
-    const note = h("textarea", { id: "char-note", maxlength: NOTE_MAX, rows: 2 });
+    const note = h("textarea", { id: "char-note", maxlength: limits(system).note_max, rows: 2 });
     note.value = draft.note;
     note.addEventListener("input", () => (draft.note = note.value));
     const noteField = h("div", { class: "field field--wide" }, h("label", { for: "char-note", class: "field-label", text: t("editor.note") }), note);
 
-    const statsFields = statFields(system, table);
+    const statsFields = statFields(system);
     this.statsForm = statsFields.length
       ? new SideForm({ side: "stats", system: formSystem(system.id, statsFields), values: this.editor.statsValues, ui: {}, onInput: () => this.hideEditorError() })
       : null;
@@ -134,7 +133,7 @@ export class EditorPart {
 
   renderEntryEditor(system, table, state, index) {
     const labelId = `entry-label-${index}`;
-    const label = h("input", { type: "text", id: labelId, maxlength: LABEL_MAX, autocomplete: "off", "aria-describedby": `${labelId}-error` });
+    const label = h("input", { type: "text", id: labelId, maxlength: limits(system).label_max, autocomplete: "off", "aria-describedby": `${labelId}-error` });
     label.value = state.label;
     const summary = h("summary", { class: "entry-editor-summary" }, h("span", { text: state.label || t("editor.newEntry") }));
     label.addEventListener("input", () => {
@@ -143,7 +142,7 @@ export class EditorPart {
       this.editorFieldError(label, null);
     });
     const form = new SideForm({ side: `e${index}`, system: formSystem(system.id, entryFields(system)), values: state.values, ui: state, onInput: () => this.hideEditorError() });
-    const extras = extraFields(system, table);
+    const extras = extraFields(system);
     const extrasForm = extras.length ? new SideForm({ side: `x${index}`, system: formSystem(system.id, extras), values: state.extras, ui: {}, onInput: () => {} }) : null;
     this.entryForms[index] = { form, extrasForm, label };
     const remove = h("button", { type: "button", class: ["button", "button--danger", "entry-remove"], text: t("editor.removeEntry") });
@@ -190,8 +189,11 @@ export class EditorPart {
     if (this.busy) return;
     const { draft } = this.editor;
     const system = this.system(draft.system);
-    const table = this.ctx.table();
+    // What the forms cannot read (a number box holding text, a required box left empty)
+    // and a missing name are said here; every judgement of a value is the engine's
+    // (`character` op), said next to the field it names.
     let first = null;
+    let unreadable = false;
     const name = draft.name.trim();
     const nameInput = document.getElementById("char-name");
     if (!name) {
@@ -202,7 +204,10 @@ export class EditorPart {
     if (this.statsForm) {
       const { params, errors } = this.statsForm.collect({ withFaces: false });
       for (const error of errors) this.statsForm.setError(error.field, error.message);
-      if (errors.length) first ??= document.getElementById(`f-stats-${system.id}-${errors[0].field}`);
+      if (errors.length) {
+        unreadable = true;
+        first ??= document.getElementById(`f-stats-${system.id}-${errors[0].field}`);
+      }
       stats = params;
     }
     const entries = [];
@@ -218,6 +223,7 @@ export class EditorPart {
       const { params, errors } = form.collect({ withFaces: false });
       for (const error of errors) form.setError(error.field, error.message);
       if (errors.length) {
+        unreadable = true;
         label.closest("details").open = true;
         first ??= document.getElementById(`f-e${index}-${system.id}-${errors[0].field}`);
       }
@@ -225,53 +231,72 @@ export class EditorPart {
       if (extrasForm) entry.sources = extrasForm.collect({ withFaces: false }).params;
       entries.push(entry);
     });
-    const character = { ...draft, name, note: draft.note.slice(0, NOTE_MAX), stats, entries, updated: new Date().toISOString() };
+    if (unreadable) {
+      this.showEditorError(t("editor.fix"));
+      first?.focus();
+      return;
+    }
+    const character = { ...draft, name, note: draft.note, stats, entries, updated: new Date().toISOString() };
     character.created ??= character.updated;
     this.busy = true;
     try {
-      // The engine judges the sheet's numbers (said next to each, with the other mistakes),
-      // then every skill rolled with them (bounds, combinations).
-      let unplaced = null;
-      for (const refusal of await judgeStats((r) => this.ctx.engine.call(r), system, table, character, lang())) {
-        const field = refusal.stat && statField(system, table, refusal.stat);
-        if (!field || !this.statsForm?.setError(field.name, statMessage(field, refusal.message))) {
-          unplaced ??= t("import.statInvalid", { name, stat: refusal.field ?? "", message: refusal.message });
-          continue;
-        }
-        first ??= document.getElementById(`f-stats-${system.id}-${field.name}`);
-      }
-      if (first || unplaced) {
-        this.showEditorError(unplaced || t("editor.fix"));
-        first?.focus();
+      const answer = await this.ctx.engine.call({ op: "character", character, lang: lang() });
+      if (!answer.ok || first) {
+        const refused = answer.ok ? null : this.showRefusal(system, character, answer.error);
+        this.showEditorError(refused?.message || t("editor.fix"));
+        (first || refused?.input)?.focus();
         return;
       }
-      const clean = cleanCharacter(character, this.systems(), table);
-      if (clean.error) {
-        this.showEditorError(t(clean.error.key, clean.error.vars));
-        return;
-      }
-      const refused = await judgeEntries((r) => this.ctx.engine.call(r), system, character, lang());
-      if (refused) {
-        const { form, label } = this.entryForms[refused.index];
-        const { field, message } = refused;
-        label.closest("details").open = true;
-        if (field && form.setError(field, message)) form.focusField(field);
-        else if (field && this.statsForm && this.statsForm.setError(field, message)) this.statsForm.focusField(field);
-        this.showEditorError(t("import.entryInvalid", { name, label: entries[refused.index].label, message }));
-        return;
-      }
-      await this.put(character);
-      this.lastSystem = character.system;
+      // Stored as the engine normalised it (list stats as lists, ids, dates).
+      const saved = answer.result.character;
+      await this.put(saved);
+      this.lastSystem = saved.system;
       this.editor = null;
-      this.select(character.id);
+      this.select(saved.id);
       this.render();
-      flash(this.message, t("chars.saved", { name }));
+      flash(this.message, t("chars.saved", { name: saved.name }));
       document.getElementById("char-detail-title")?.focus();
     } catch (error) {
       this.showEditorError(t("chars.storageError", { message: error.message }));
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * The engine's refusal of the character, next to the field its dotted `field` names:
+   * {input, message} (`message`: what the error line above the buttons says, or null).
+   */
+  showRefusal(system, character, error) {
+    const target = refusalTarget(error.field);
+    const message = error.message;
+    // A name or a label left empty is said already (in the page's words, next to it).
+    if (target.part === "name") {
+      const input = document.getElementById("char-name");
+      if (!input.hasAttribute("aria-invalid")) this.editorFieldError(input, message);
+      return { input, message: null };
+    }
+    if (target.part === "stats") {
+      const field = statFields(system).find((f) => f.name === target.name);
+      if (field && this.statsForm?.setError(field.name, statMessage(field, message))) {
+        return { input: document.getElementById(`f-stats-${system.id}-${field.name}`), message: null };
+      }
+      return { input: null, message: t("import.statInvalid", { name: character.name, stat: field ? pick(field.label) : target.name, message }) };
+    }
+    const forms = target.index === undefined ? null : this.entryForms[target.index];
+    if (!forms) return { input: null, message };
+    const { form, extrasForm, label } = forms;
+    this.editor.entries[target.index].open = true;
+    label.closest("details").open = true;
+    const line = t("import.entryInvalid", { name: character.name, label: character.entries[target.index].label, message });
+    if (target.part === "label") {
+      if (!label.hasAttribute("aria-invalid")) this.editorFieldError(label, message);
+      return { input: label, message: null };
+    }
+    const box = target.part === "sources" ? extrasForm : form;
+    const side = target.part === "sources" ? `x${target.index}` : `e${target.index}`;
+    if (box?.setError(target.name, message)) return { input: document.getElementById(`f-${side}-${system.id}-${target.name}`), message: line };
+    return { input: label, message: line };
   }
 }
 

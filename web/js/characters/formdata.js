@@ -8,6 +8,7 @@ export function rawFrom(fields, params) {
     if (value === undefined) continue;
     if (field.type === "bool") values[field.name] = Boolean(value);
     else if (value === null) values[field.name] = "";
+    else if (Array.isArray(value)) values[field.name] = value.join(", ");
     else values[field.name] = String(value);
   }
   return values;

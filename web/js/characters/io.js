@@ -1,12 +1,12 @@
-// Export of every character to a JSON file, and import of such a file: its shape checked
-// here, every sheet number and skill by the engine (validation.js), then saved all or
-// nothing. Methods of CharactersView (view.js mixes them in).
+// Export of every character to a JSON file, and import of such a file: the engine checks
+// and normalises every character in one `characters` call, then they are saved all or
+// nothing, as it answered. Methods of CharactersView (view.js mixes them in).
 
+import { isObject } from "../lib/checks.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { download, flash, stamp } from "../ui/ui.js";
-import { cleanCharacter, exportDocument, importList, newId } from "./sheet.js";
+import { exportDocument, importList, newId, refusalTarget, statFields } from "./sheet.js";
 import * as store from "./store.js";
-import { judgeCharacter, statField } from "./validation.js";
 import "./strings.js";
 
 // An export of 500 characters of 100 skills is well under this; a bigger file is not ours.
@@ -18,7 +18,7 @@ export class IoPart {
     download(new Blob([text], { type: "application/json" }), `pyrules-${t("chars.fileName")}-${stamp()}.json`);
   }
 
-  /** Read, check (shape, then every entry by the engine), then save all or nothing. */
+  /** Read the file, ask the engine about every character at once, then save all or nothing. */
   async importFile(file) {
     const refuse = (text) => {
       flash(this.message, t("import.refused", { message: text }), "error");
@@ -45,32 +45,24 @@ export class IoPart {
       refuse(t("import.emptyFile"));
       return;
     }
-    const systems = this.systems();
-    const table = this.ctx.table();
-    const clean = [];
-    for (const [index, raw] of list.entries()) {
-      const result = cleanCharacter(raw, systems, table);
-      if (result.error) {
-        refuse(t("import.at", { n: index + 1, message: t(result.error.key, result.error.vars) }));
-        return;
-      }
-      clean.push(result.character);
-    }
-    // The engine judges every sheet number, then every skill rolled with them.
-    for (const character of clean) {
-      const system = this.system(character.system);
-      const verdict = await judgeCharacter((r) => this.ctx.engine.call(r), system, table, character, lang());
-      if (!verdict) continue;
-      if (verdict.entry) {
-        const label = character.entries[verdict.entry.index].label;
-        refuse(t("import.entryInvalid", { name: character.name, label, message: verdict.entry.message }));
-      } else {
-        const [first] = verdict.stats;
-        const field = first.stat && statField(system, table, first.stat);
-        refuse(t("import.statInvalid", { name: character.name, stat: field ? pick(field.label) : first.field ?? "", message: first.message }));
-      }
+    // Only what could never be a character is turned back here (not an object at all).
+    const stray = list.findIndex((raw) => !isObject(raw));
+    if (stray >= 0) {
+      refuse(t("import.at", { n: stray + 1, message: t("import.notObject") }));
       return;
     }
+    const answer = await this.ctx.engine.call({ op: "characters", characters: list, lang: lang() });
+    if (!answer.ok) {
+      refuse(answer.error.message);
+      return;
+    }
+    const verdicts = answer.result.characters;
+    const refused = verdicts.findIndex((verdict) => !verdict.ok);
+    if (refused >= 0) {
+      refuse(t("import.at", { n: refused + 1, message: this.refusalText(list[refused], verdicts[refused].error) }));
+      return;
+    }
+    const clean = verdicts.map((verdict) => verdict.character);
     // Same id as a character already here (or twice in the file): keep both, re-id the new one.
     const taken = new Set(this.characters.map((c) => c.id));
     for (const character of clean) {
@@ -89,5 +81,21 @@ export class IoPart {
     this.changed();
     this.render();
     flash(this.message, t("import.done", { n: clean.length }));
+  }
+
+  /** The engine's refusal of one imported character, naming it and what is wrong. */
+  refusalText(raw, error) {
+    const name = typeof raw.name === "string" ? raw.name.slice(0, 60) : "";
+    const target = refusalTarget(error.field);
+    if (!name) return error.message;
+    if (target.part === "stats") {
+      const field = statFields(this.system(raw.system)).find((f) => f.name === target.name);
+      return t("import.statInvalid", { name, stat: field ? pick(field.label) : target.name, message: error.message });
+    }
+    if (target.index !== undefined) {
+      const label = raw.entries?.[target.index]?.label;
+      return t("import.entryInvalid", { name, label: typeof label === "string" ? label.slice(0, 60) : `n° ${target.index + 1}`, message: error.message });
+    }
+    return t("import.named", { name, message: error.message });
   }
 }

@@ -89,7 +89,7 @@ export class QuickPart {
         facesForm.focusField(errors[0].field);
         return;
       }
-      this.rollEntry(character, entry, system, { ...params, ...faces }, facesForm);
+      this.rollEntry(character, entry, system, params, facesForm, faces);
     });
     cancel.addEventListener("click", () => {
       this.quickResult.replaceChildren();
@@ -107,29 +107,55 @@ export class QuickPart {
    * for): one engine call through the pipeline, the RNG with the page's seed, or the faces
    * already in params (physical dice, typed in `facesForm`, where a wrong face is then shown).
    */
-  async rollEntry(character, entry, system, params, facesForm = null) {
-    const form = this.situationForm;
-    const request = { op: "roll", system: system.id, params, lang: lang() };
+  async rollEntry(character, entry, system, params, facesForm = null, faces = null) {
+    let request = { op: "roll", system: system.id, params, lang: lang() };
+    let spend = null;
+    if (faces) {
+      // Typed faces do not go with a sheet (the engine takes a sheet alone): the params the
+      // engine builds from it (validate: its check, the effort left, nothing spent), then the
+      // roll of those params with the faces, then the effort spent by the `effort` op.
+      const built = await this.ctx.engine.call({ op: "validate", request, lang: lang() });
+      if (built.ok) {
+        request = { ...request, params: { ...built.result.params, ...faces } };
+        const state = effortState(system, character);
+        if (state && built.result.params[state.param]) spend = state;
+      } else request = null;
+      if (!request) return this.quickRefused(entry, built.error, facesForm);
+    }
     const who = { id: character.id, name: character.name, label: entry.label };
     const done = await this.ctx.pipeline.roll(request, who, {
       origin: "quick",
       physical: Boolean(facesForm),
-      present: ({ answer }) => this.showQuick(character, entry, system, answer.result),
+      present: async ({ answer }) => {
+        if (spend) await this.spendEffort(character, spend);
+        return this.showQuick(character, entry, system, answer.result);
+      },
     });
-    if (!done) return; // a roll was in flight
-    const { answer } = done;
-    if (!answer.ok) {
-      // The refusal replaces the last roll's result: it must not read as this roll's.
+    if (done && !done.answer.ok) this.quickRefused(entry, done.answer.error, facesForm);
+  }
+
+  /** A refused quick roll: the error by its field (situation or faces), else on the error line. */
+  quickRefused(entry, error, facesForm) {
+    const form = this.situationForm;
+    // The refusal replaces the last roll's result: it must not read as this roll's.
+    if (!facesForm) {
       this.quickResult.replaceChildren();
       delete this.quickResult.dataset.outcome;
-      const field = answer.error.field;
-      const local = field?.startsWith("situation.") ? field.slice("situation.".length) : field;
-      if (!(local && (facesForm?.setError(local, answer.error.message) || form.setError(local, answer.error.message)))) {
-        flash(this.quickError, t("quick.error", { label: entry.label, message: answer.error.message }), "error");
-        this.ctx.announce(answer.error.message);
-      }
-      if (local && facesForm?.hasError(local)) facesForm.focusField(local);
     }
+    const field = error.field;
+    const local = field?.startsWith("situation.") ? field.slice("situation.".length) : field;
+    if (!(local && (facesForm?.setError(local, error.message) || form.setError(local, error.message)))) {
+      flash(this.quickError, t("quick.error", { label: entry.label, message: error.message }), "error");
+      this.ctx.announce(error.message);
+    }
+    if (local && facesForm?.hasError(local)) facesForm.focusField(local);
+  }
+
+  /** Physical dice: the effort the built params asked for, spent by the `effort` op, the sheet stored. */
+  async spendEffort(character, state) {
+    const fresh = this.byId(character.id) || character;
+    const answer = await this.ctx.engine.call({ ...effortState(this.system(fresh.system), fresh).request("use"), lang: lang() });
+    if (answer.ok) await this.keepSpent({ ...fresh, stats: { ...fresh.stats, [state.usedKey]: answer.result.used }, updated: new Date().toISOString() });
   }
 
   /** The quick roll's result area: its dice thrown; resolves once they have landed. */

@@ -8,7 +8,7 @@ import { lang, pick, t } from "../lib/i18n.js";
 import { appliedText, SourcesPanel } from "../widgets/sources.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { formSystem } from "./formdata.js";
-import { effortState, extraFields, rollParams, situationFields, statFields } from "./sheet.js";
+import { effortState, extraFields, situationFields, statFields } from "./sheet.js";
 import "./strings.js";
 
 export class SheetPart {
@@ -40,7 +40,7 @@ export class SheetPart {
     );
     const parts = [head];
     if (character.note) parts.push(h("p", { class: "sheet-note", text: character.note }));
-    const fields = statFields(system, table);
+    const fields = statFields(system);
     if (fields.length) {
       parts.push(
         h(
@@ -68,7 +68,7 @@ export class SheetPart {
     parts.push(physical.row);
     const buttons = h("ul", { class: "entry-buttons", "aria-labelledby": "entries-title" });
     for (const entry of character.entries) {
-      const params = rollParams(system, character, entry);
+      const params = entry.params || {};
       const button = h(
         "button",
         { type: "button", class: "entry-roll", dataset: { entry: entry.id } },
@@ -210,13 +210,13 @@ export class SheetPart {
     const system = this.system(character.system);
     const table = this.ctx.table();
     const stats = character.stats || {};
-    const held = new Set(statFields(system, table).map((f) => f.name));
+    const held = new Set(statFields(system).map((f) => f.name));
     for (const field of table.sources.fields) {
       if (held.has(field.name) && (force || !(field.name in values))) values[field.name] = String(stats[field.name] ?? field.default ?? 0);
     }
     const entry = character.entries.find((e) => e.id === entryId);
     const extras = entry?.sources || {};
-    for (const field of extraFields(system, table)) {
+    for (const field of extraFields(system)) {
       if (force || !(field.name in values)) values[field.name] = extras[field.name] ?? field.default;
     }
   }

@@ -3,8 +3,8 @@
 // exceptional efforts and the pool's "where augmentations come from" panel.
 //
 // Every form is built by SideForm from field descriptors (the engine's registry), so no
-// system has its own form code here; the per-system knowledge is the SHEETS table of
-// sheet.js, and every number is judged by the engine (validation.js). This module holds the state, the list and the storage actions; the sheet
+// system has its own form code here; what a sheet holds is the engine's description
+// (sheet.js), and every character is judged by the engine (`character` op). This module holds the state, the list and the storage actions; the sheet
 // (sheet-view.js), quick rolls (quick.js), editor (editor.js) and import/export (io.js)
 // are methods mixed into the same class.
 
@@ -16,7 +16,7 @@ import { confirmAction, flash } from "../ui/ui.js";
 import { EditorPart } from "./editor.js";
 import { IoPart } from "./io.js";
 import { QuickPart } from "./quick.js";
-import { NAME_MAX, newId } from "./sheet.js";
+import { limits, newId } from "./sheet.js";
 import { SheetPart } from "./sheet-view.js";
 import * as store from "./store.js";
 import "./strings.js";
@@ -286,20 +286,26 @@ export class CharactersView {
     const copy = {
       ...structuredClone(character),
       id: newId(),
-      name: t("chars.copyName", { name: character.name }).slice(0, NAME_MAX),
+      name: t("chars.copyName", { name: character.name }).slice(0, limits(this.system(character.system)).name_max),
       entries: character.entries.map((e) => ({ ...structuredClone(e), id: newId("e") })),
       created: new Date().toISOString(),
       updated: new Date().toISOString(),
     };
+    const answer = await this.ctx.engine.call({ op: "character", character: copy, lang: lang() });
+    if (!answer.ok) {
+      flash(this.message, answer.error.message, "error");
+      return;
+    }
+    const saved = answer.result.character;
     try {
-      await this.put(copy);
+      await this.put(saved);
     } catch (error) {
       this.storageFailed(this.message, error);
       return;
     }
-    this.select(copy.id);
+    this.select(saved.id);
     this.render();
-    flash(this.message, t("chars.duplicated", { name: copy.name }));
+    flash(this.message, t("chars.duplicated", { name: saved.name }));
   }
 
   async remove(character) {

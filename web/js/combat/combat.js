@@ -12,7 +12,7 @@
 import { isFight } from "../lib/checks.js";
 import { h, storageGet, storageSet } from "../lib/dom.js";
 import { lang, t } from "../lib/i18n.js";
-import { fromTable, newId, rollParams } from "../characters/sheet.js";
+import { fromTable, newId, sheetParams } from "../characters/sheet.js";
 import { onOtherTab } from "../lib/storage.js";
 import { confirmAction, flash } from "../ui/ui.js";
 import { renderAction } from "./action.js";
@@ -124,9 +124,21 @@ export class CombatView {
 
   // -------------------------------------------------------------------------- changes
 
-  addCharacter(character) {
+  /**
+   * A character joins the fight, each skill with the params the engine builds from the
+   * sheet (its `validate` of that sheet roll answers them; a skill it refuses keeps its own
+   * params, and the action then says the engine's refusal).
+   */
+  async addCharacter(character) {
     const system = this.system();
-    const skills = character.entries.map((entry) => ({ label: entry.label, params: rollParams(system, character, entry) }));
+    const built = await Promise.all(
+      character.entries.map((entry) => this.ctx.engine.call({ op: "validate", request: { op: "roll", system: system.id, params: sheetParams(character, entry) }, lang: lang() })),
+    );
+    const skills = character.entries.map((entry, index) => {
+      const answer = built[index];
+      const params = answer.ok && answer.result.valid && answer.result.params ? answer.result.params : entry.params;
+      return { label: entry.label, params };
+    });
     // No Ardeur of its own: the engine's default for a combat participant, not a page number.
     const ardeur = character.stats?.ardeur ?? fromTable(this.ctx.table(), "participant", "ardeur")?.default ?? 0;
     if (!skills.length) skills.push({ label: "", params: {} });

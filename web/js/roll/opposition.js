@@ -7,6 +7,7 @@ import { SideForm } from "../widgets/forms.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { renderOppose } from "../widgets/result.js";
 import { sheetRoll } from "../characters/quick.js";
+import { effortState } from "../characters/sheet.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { showRolled } from "../widgets/result-card.js";
 import "../widgets/strings.js";
@@ -222,9 +223,19 @@ export class OppositionPanel {
         got.focus?.();
         return;
       }
-      if (this.physical) {
+      sides[side] = got;
+    }
+    let request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
+    const spend = [];
+    if (this.physical) {
+      // Typed faces do not go with a sheet (the engine takes a sheet alone): the params the
+      // engine builds for each side (validate: its check, nothing spent), with the faces.
+      const built = await this.ctx.engine.call({ op: "validate", request, lang: lang() });
+      if (!built.ok) return this.refused(built.error, sides);
+      request = { ...request, actor: built.result.actor, opponent: built.result.opponent };
+      for (const side of SIDES) {
         // The dice groups must match these params before the faces are read.
-        const plan = await this.ctx.engine.call({ op: "dice", system: system.id, params: got.params, lang: lang() });
+        const plan = await this.ctx.engine.call({ op: "dice", system: system.id, params: request[side], lang: lang() });
         if (plan.ok) this.facesForms[side].setDiceGroups(plan.result.groups);
         const { params: faces, errors } = this.facesForms[side].collect({ withFaces: true });
         if (errors.length) {
@@ -232,11 +243,11 @@ export class OppositionPanel {
           this.facesForms[side].focusField(errors[0].field);
           return;
         }
-        Object.assign(got.params, faces);
+        request[side] = { ...request[side], ...faces };
+        const state = sides[side].character ? effortState(system, sides[side].character) : null;
+        if (state && request[side][state.param]) spend.push([sides[side].character, state]);
       }
-      sides[side] = got;
     }
-    const request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
     const names = { actor: sides.actor.who.name, opponent: sides.opponent.who.name };
     const done = await this.ctx.pipeline.roll(request, { actor: sides.actor.who, opponent: sides.opponent.who }, {
       origin: "opposition",
@@ -244,13 +255,17 @@ export class OppositionPanel {
       present: async ({ answer }) => {
         // A sheet whose effort the engine spent comes back with the answer: stored.
         for (const side of SIDES) if (answer.result[side]?.character) await this.characters.keepSpent(answer.result[side].character);
+        for (const [character, state] of spend) await this.characters.spendEffort(character, state);
         const view = renderOppose(system, answer.result, { names });
         this.result.dataset.winner = answer.result.winner;
         return new Promise((resolve) => showRolled(this.result, view, { announce: (text) => this.ctx.announce(text), onLanded: resolve }));
       },
     });
-    if (!done || done.answer.ok) return;
-    const { error } = done.answer;
+    if (done && !done.answer.ok) this.refused(done.answer.error, sides);
+  }
+
+  /** A refused opposition: the error by its faces field, else on the error line with the side's name. */
+  refused(error, sides) {
     const field = error.field || "";
     const [side, ...rest] = field.split(".");
     const name = sides[side]?.who.name;

@@ -44,6 +44,17 @@ export class Roller {
     Object.assign(this, { app, pipeline, $: byId, errors, card, animation });
     this.busyFocus = false; // the roll button had the focus when it was disabled for a roll
     app.subscribe(["rolling"], () => this.busyChanged(app.rolling === "roll"));
+    // A second tap on « Lancer » while a roll is in flight (sent, or its dice still rolling)
+    // does nothing: not even land the dice of the first (which would make the tap a new roll).
+    if (typeof window !== "undefined") {
+      window.addEventListener(
+        "pointerdown",
+        (event) => {
+          if (this.pipeline.rolling("roll") && event.target instanceof Element && event.target.closest("#roll-button")) event.stopPropagation();
+        },
+        true,
+      );
+    }
   }
 
   busyChanged(busy) {

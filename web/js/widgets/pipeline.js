@@ -55,9 +55,24 @@ export function whoFields(request, who) {
   return { who };
 }
 
+/**
+ * The request as a history entry keeps it: a sheet roll ({sheet: {character, entry, situation}})
+ * keeps the params the engine built from the sheet (the answer's), not a copy of the sheet.
+ */
+export function withoutSheets(request) {
+  const strip = (params) => {
+    if (!params || typeof params !== "object" || !("sheet" in params)) return params;
+    const { sheet, ...rest } = params; // eslint-disable-line no-unused-vars
+    return rest;
+  };
+  const out = { ...request };
+  for (const key of ["params", "actor", "opponent"]) if (key in out) out[key] = strip(out[key]);
+  return out;
+}
+
 /** The history entry of an answer: entry.js's, with who rolled and the answer's luck and chance. */
 export function pipelineEntry(request, result, who) {
-  return { ...entryFrom(request, result, whoFields(request, who)), ...luckOf(request, result) };
+  return { ...entryFrom(withoutSheets(request), result, whoFields(request, who)), ...luckOf(request, result) };
 }
 
 export function createPipeline({ call, stage = null, history = null, stats = null, store = null, takeSeed = null }) {
