@@ -147,7 +147,7 @@ def test_a_seed_the_player_imposes_is_not_the_seed_used(table: tuple[App, App, A
 JUNK = [
     "not json",
     "[]",
-    "x" * 30000,
+    "x" * 70000,
     '{"t":"constructor"}',
     '{"t":"__proto__"}',
     '{"__proto__":{"verified":true},"t":"roll"}',

@@ -16,7 +16,7 @@
 // tricks: JSON.parse makes "__proto__" an own key, and such keys are refused anyway).
 
 export const PROTOCOL = 1;
-export const MAX_MESSAGE = 24000; // characters of one message (a roll with its answer: ~3 000)
+export const MAX_MESSAGE = 64000; // characters of one message (a roll with its answer: ~3 000; a sheet roll more)
 export const MAX_NAME = 40; // characters of a player's name
 export const MAX_PLAYERS = 8;
 export const WINDOW = 4; // commitments the player keeps ahead of its rolls
