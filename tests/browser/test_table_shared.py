@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import App
+from tests.browser.test_table_characters import check_screen, make_darate, pick_character
 
 LOG = "() => window.pyrules.table.log()"
 
@@ -242,6 +243,21 @@ def test_devices_that_cannot_reach_each_other_are_told_so(table: tuple[App, App,
     assert len(peers(host)) == 2
 
 
+def test_a_quick_roll_from_a_character_sheet_reaches_the_table(
+    table: tuple[App, App, App],
+) -> None:
+    host, one, two = table
+    before, before_two = count(host), count(two)
+    make_darate(one)
+    pick_character(one, "Darate")
+    one.set_seed(77)  # imposed: a table roll does not use it
+    one.page.click("#char-detail .entry-roll:has-text('Perception')")
+    got = next_entry(host, before, "p1")
+    assert got["verified"] is True, got
+    assert got["system"] == "d6" and got["seed"] != 77
+    assert next_entry(two, before_two, "p1")["seed"] == got["seed"]
+
+
 def test_rolls_made_while_cut_off_arrive_after_rejoining(table: tuple[App, App, App]) -> None:
     host, one, _two = table
     one.page.evaluate("() => window.pyrules.debug.tableCut()")
@@ -301,8 +317,7 @@ def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, 
             assert "#table=" in page.input_value("#table-invite-link")
         for width, height in ((360, 740), (768, 1024), (1024, 768)):
             page.set_viewport_size({"width": width, "height": height})
-            overflow = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
-            assert overflow <= 0, (width, overflow)
+            check_screen(host, f"table {width}x{height}")  # no overflow, 44 px touch targets
     finally:
         page.click("button[data-lang=fr]")
         page.set_viewport_size({"width": 1024, "height": 768})
