@@ -303,7 +303,7 @@ RAW_KEY = r"""() => [...document.querySelectorAll('#view-table *')]
 
 
 def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, App]) -> None:
-    host, _one, _two = table
+    host, one, _two = table
     page = host.page
     page.evaluate("() => window.pyrules.views.show('table')")
     try:
@@ -315,6 +315,24 @@ def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, 
             assert page.evaluate(RAW_KEY) == [], code
             # What was shown before the switch is still there (the last invite).
             assert "#table=" in page.input_value("#table-invite-link")
+        # The « moi / table » filter of the table's rolls.
+        before = count(host)
+        to_roll(one)
+        one.roll()
+        next_entry(host, before, "p1")
+        page.evaluate("() => window.pyrules.views.show('roll')")
+        host.roll()
+        page.evaluate("() => window.pyrules.views.show('table')")
+        froms = """() => [...document.querySelectorAll('#table-log .table-roll')]
+            .map((li) => li.dataset.from)"""
+        page.click(".table-filter[data-filter=mine]")
+        mine = page.evaluate(froms)
+        assert mine and set(mine) == {"me"}, mine
+        page.click(".table-filter[data-filter=table]")
+        others = page.evaluate(froms)
+        assert "p1" in others and "me" not in others, others
+        page.click(".table-filter[data-filter=all]")
+        assert len(page.evaluate(froms)) == len(mine) + len(others)
         for width, height in ((360, 740), (768, 1024), (1024, 768)):
             page.set_viewport_size({"width": width, "height": height})
             check_screen(host, f"table {width}x{height}")  # no overflow, 44 px touch targets
