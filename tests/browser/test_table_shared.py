@@ -313,8 +313,10 @@ def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, 
                 "(t) => document.getElementById('table-title')?.textContent === t", arg=title
             )
             assert page.evaluate(RAW_KEY) == [], code
-            # What was shown before the switch is still there (the last invite).
+            # What was shown before the switch is still there (the last invite, one QR code).
             assert "#table=" in page.input_value("#table-invite-link")
+            page.wait_for_selector("#table-invite-qr svg")
+            assert page.locator("#table-invite-qr svg").count() == 1
         # The « moi / table » filter of the table's rolls.
         before = count(host)
         to_roll(one)

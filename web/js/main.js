@@ -94,7 +94,7 @@ const history = new History({
 const systemOf = (id) => (app.systems || []).find((s) => s.id === id);
 const pipeline = createPipeline({ call: (request) => engine.call(request), stage: stagePresenter(systemOf), history, store: app.store, takeSeed });
 const oddsCache = createOddsCache();
-new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), hooks }); // the shared table (issue 24)
+new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), hooks, systems: () => app.systems }); // the shared table (issue 24)
 // The table-play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
   engine, history, pipeline, showView, systems: () => app.systems, table: () => app.table,

@@ -3,7 +3,8 @@
 // filter. Names and everything else from another device go in as text only.
 
 import { h, s } from "../lib/dom.js";
-import { formatTime, t } from "../lib/i18n.js";
+import { formatTime, pick, t } from "../lib/i18n.js";
+import { outcomeInfo } from "../widgets/outcomes.js";
 import { qrSVG } from "../ui/qr.js";
 import { ERROR_KEYS, FILTER_KEYS, STATUS_KEYS } from "./strings.js";
 
@@ -116,10 +117,12 @@ export class TableScreen {
     this.noticeLine.textContent = text;
   }
 
+  /** The QR code of text in box (the last asked wins: two draws never show two codes). */
   async drawQR(box, text) {
-    box.replaceChildren();
+    box.dataset.text = text;
     const answer = await this.table.call({ op: "qr", text });
-    if (answer?.ok) box.append(qrSVG(answer.result.rows, text));
+    if (box.dataset.text !== text) return;
+    box.replaceChildren(...(answer?.ok ? [qrSVG(answer.result.rows, text)] : []));
   }
 
   showInvite(link) {
@@ -193,15 +196,17 @@ export class TableScreen {
   logItem(e) {
     const who = e.mine ? t("table.me") : e.from === "gm" ? `${e.name} (${t("table.gm")})` : e.name;
     const status = Object.hasOwn(STATUS_KEYS, e.status) ? e.status : "host";
-    const what = e.hidden ? t("table.hiddenRoll") : [e.outcome ?? "", e.seed !== null && e.seed !== undefined ? `· ${e.seed}` : ""].join(" ");
+    const system = this.table.systems()?.find((x) => x.id === e.system) ?? null;
+    const outcome = system && typeof e.outcome === "string" ? outcomeInfo(system, e.outcome).label : (e.outcome ?? "");
+    const what = e.hidden ? t("table.hiddenRoll") : [outcome, e.seed !== null && e.seed !== undefined ? `· ${e.seed}` : ""].join(" ");
     return h(
       "li",
       { class: "table-roll", "data-from": e.from, "data-status": status, "data-hidden": String(Boolean(e.hidden)) },
       dot(e.color),
       h("span", { class: "table-who", text: who }),
       " ",
-      h("span", { class: "table-system", text: e.system ?? "" }),
-      " ",
+      h("span", { class: "table-system", text: (system && pick(system.name)) || e.system || "" }),
+      " · ",
       h("span", { class: "table-what", text: what }),
       " ",
       h("span", { class: ["table-verdict", `table-verdict--${status}`], text: `« ${t(STATUS_KEYS[status])} »` }),

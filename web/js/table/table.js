@@ -28,10 +28,12 @@ export class Table {
    * call(request): the engine (the host replays the players' rolls with it); pipeline: the
    * roll pipeline (widgets/pipeline.js): the table is its seed source and hears every roll;
    * takeSeed(): the page's own seed (window.pyrules.nextSeed, else fresh), used away from a
-   * table; showView(name); root: the screen's element; hooks: window.pyrules (install()).
+   * table; showView(name); root: the screen's element; hooks: window.pyrules (install());
+   * systems(): the engine's description of the systems (outcome labels), or null.
    */
-  constructor({ call, pipeline, takeSeed, showView, root, hooks }) {
+  constructor({ call, pipeline, takeSeed, showView, root, hooks, systems = () => null }) {
     this.call = call;
+    this.systems = systems;
     this.showView = showView;
     this.pipeline = pipeline;
     pipeline.setSeedSource(async () => this.seed(takeSeed));
