@@ -71,6 +71,12 @@ def stored(app: App, idb: bool) -> dict[str, Any]:
     return {record["id"]: record for record in records}
 
 
+def sent(app: App) -> list[dict[str, Any]]:
+    """The requests sent to the engine since the trace was turned on."""
+    texts = app.page.evaluate("() => window.pyrules.debug.sent")
+    return [json.loads(text) for text in texts]
+
+
 def ints(value: Any) -> list[int]:
     """A list stat as numbers, whether stored as the typed text or as a list."""
     if isinstance(value, str):
@@ -142,7 +148,7 @@ def check_filled(characters: dict[str, Any]) -> list[str]:
 
 
 def profile(new_app: Any, site: str, idb: bool) -> App:
-    app = new_app(site)
+    app: App = new_app(site)
     if not idb:
         app.context.add_init_script(NO_IDB)
     app.open()
@@ -160,12 +166,18 @@ def test_every_system_survives_reload_and_export_import(
     systems = [s["id"] for s in local_handle({"op": "systems"})["result"]["systems"]]
     assert set(FILLED) == set(systems), systems
     wanted = []
+    app.settle()
+    page.evaluate("() => window.pyrules.debug.trace(true)")
     for system in FILLED:
         for filled in (False, True):
             name = f"{system} {'rempli' if filled else 'défaut'}"
             create(app, system, name, filled)
             wanted.append(name)
     assert names(app) == sorted(wanted)
+    # Each save was one question to the engine (`character`), and nothing else judged it.
+    asked = [r["op"] for r in sent(app) if r["op"] in ("character", "characters", "validate")]
+    assert asked == ["character"] * len(wanted), asked
+    page.evaluate("() => window.pyrules.debug.trace(false)")
     before = stored(app, idb)
     assert sorted(c["name"] for c in before.values()) == sorted(wanted)
     assert check_filled(before) == []
@@ -183,11 +195,17 @@ def test_every_system_survives_reload_and_export_import(
         page.click("#chars-export")
     exported = Path(info.value.path())
     other = profile(new_app, site, idb)
+    other.settle()
+    other.page.evaluate("() => window.pyrules.debug.trace(true)")
     other.page.set_input_files("#chars-import-file", str(exported))
     other.page.wait_for_selector("#chars-message:not([hidden])")
     message = other.page.text_content("#chars-message")
     assert message == f"{len(wanted)} personnage(s) importé(s).", message
     assert names(other) == sorted(wanted)
+    # The whole file in one call.
+    asked = [r for r in sent(other) if r["op"] in ("character", "characters", "validate")]
+    assert [(r["op"], len(r["characters"])) for r in asked] == [("characters", len(wanted))]
+    other.page.evaluate("() => window.pyrules.debug.trace(false)")
     imported = stored(other, idb)
     assert imported == before
     other.reload()

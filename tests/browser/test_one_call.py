@@ -41,7 +41,10 @@ def traced(app: App) -> Iterator[App]:
 
 
 def stored_history(app: App) -> list[dict[str, Any]]:
-    return app.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')")
+    entries: list[dict[str, Any]] = app.page.evaluate(
+        "() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')"
+    )
+    return entries
 
 
 def wait_stored(app: App, count: int) -> None:
@@ -179,9 +182,9 @@ def test_a_second_tap_while_the_dice_roll_does_nothing(new_app: Any, site: str) 
     page.evaluate("() => window.pyrules.debug.trace(true)")
     app.set_seed(8)
     app.roll()  # the answer is drawn; its dice are still rolling
-    page.wait_for_selector("[data-roll-stage][data-state=rolling]")
+    page.wait_for_selector("[data-roll-stage][data-state=rolling]", state="attached")
     page.click("#roll-button")  # the second tap, while the first roll is in flight
-    page.wait_for_selector("[data-roll-stage][data-state=landed]")
+    page.wait_for_selector("[data-roll-stage][data-state=landed]", state="attached")
     wait_stored(app, 1)
     app.settle()
     assert [r["op"] for r in sent(app)] == ["roll"]

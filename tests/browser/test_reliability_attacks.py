@@ -327,13 +327,30 @@ def test_stored_character_cannot_load_the_dice(app: App) -> None:
     }
     put_record(app, loaded)
     app.reload()
-    app.page.click("#tab-characters")
-    app.page.click("#char-list .char-item[data-id=c-loaded] .char-card")
+    page = app.page
+    page.click("#tab-characters")
+    page.click("#char-list .char-item[data-id=c-loaded] .char-card")
+    # A quick roll sends the sheet itself: the engine refuses faces on it (issue 21), so
+    # nothing is rolled with them and nothing reaches the history.
     app.set_seed(7)
-    app.page.click("#char-detail .entry-roll:has-text('Lame')")
-    app.page.wait_for_selector("#quick-result .result-card")
+    page.click("#char-detail .entry-roll:has-text('Lame')")
+    page.locator("#quick-error").wait_for(state="visible")
+    sheet = {"character": loaded, "entry": "e-1"}
+    refused = local_handle({"op": "roll", "system": "steps", "params": {"sheet": sheet}})
+    assert refused["error"]["code"] == "faces_in_sheet"
+    assert refused["error"]["message"] in (page.text_content("#quick-error") or "")
+    app.settle()
+    assert json.loads(local(app).get("pyrules:history") or "[]") == []
+    # The editor keeps only the skill's own fields: saved again, the faces are gone, and the
+    # roll is the fair one of that seed.
+    page.click("#char-edit")
+    page.click("#char-save")
+    page.wait_for_selector("#char-detail .sheet-name:text-is('Pipée')")
+    app.set_seed(7)
+    page.click("#char-detail .entry-roll:has-text('Lame')")
+    page.wait_for_selector("#quick-result .result-card")
     # The history is written once the roll is shown: wait for it, not for a time.
-    app.page.wait_for_function(
+    page.wait_for_function(
         "() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')[0]?.seed === 7"
     )
     fair = local_handle({"op": "roll", "system": "steps", "params": {"die": 8}, "seed": 7})[

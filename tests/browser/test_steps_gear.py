@@ -22,7 +22,8 @@ def test_a_sheet_lists_several_weapons_and_only_the_best_counts(app: App) -> Non
     page.click("#char-save")
     page.wait_for_selector("#char-detail .sheet-name:text-is('Ysolde')")
     stats = next(c for c in stored_characters(app) if c["name"] == "Ysolde")["stats"]
-    assert (stats["weapons"], stats["protections"]) == ("2 1 3", "1, 0")
+    # Stored as the engine's `character` op answers a list stat: a list of whole numbers.
+    assert (stats["weapons"], stats["protections"]) == ([2, 1, 3], [1, 0])
 
     before = len(history_entries(app))
     app.set_seed(5)
