@@ -94,7 +94,6 @@ const history = new History({
 const systemOf = (id) => (app.systems || []).find((s) => s.id === id);
 const pipeline = createPipeline({ call: (request) => engine.call(request), stage: stagePresenter(systemOf), history, store: app.store, takeSeed });
 const oddsCache = createOddsCache();
-new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), hooks, systems: () => app.systems }); // the shared table (issue 24)
 // The table-play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
   engine, history, pipeline, showView, systems: () => app.systems, table: () => app.table,
@@ -134,6 +133,7 @@ const views = new Views($("view-tabs"), (name) => {
   renderTableView(false);
 });
 hooks.views = views;
+new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), hooks, systems: () => app.systems }); // the shared table (issue 24)
 
 /** Draw the table-play screen on show (force: the language or the systems changed). */
 function renderTableView(force = true) {
