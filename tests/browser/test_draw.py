@@ -110,7 +110,9 @@ def test_odds_rows_are_labelled_with_their_own_outcome(app: App, system: str, la
     page.evaluate("() => window.pyrules.debug.trace(true)")
     page.click(f"button[data-lang={lang}]")
     try:
-        # Through another system, so that this chart is asked for (and traced) afresh.
+        # Through another system, so that this chart is asked for (and traced) afresh: the
+        # page's odds cache emptied, or it would not be asked again.
+        page.evaluate("() => window.pyrules.oddsCache.clear()")
         app.pick_system(next(s["id"] for s in SYSTEMS if s["id"] != system))
         app.pick_system(system)
         app.settle()

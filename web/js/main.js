@@ -94,6 +94,7 @@ const history = new History({
 const systemOf = (id) => (app.systems || []).find((s) => s.id === id);
 const pipeline = createPipeline({ call: (request) => engine.call(request), stage: stagePresenter(systemOf), history, store: app.store, takeSeed });
 const oddsCache = createOddsCache();
+hooks.oddsCache = oddsCache; // tests: clear() makes the next odds be asked again
 // The table-play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
   engine, history, pipeline, showView, systems: () => app.systems, table: () => app.table,

@@ -12,6 +12,8 @@
 //                     kill() crashes the worker, stall() makes it stop answering,
 //                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers
 //   version        -> the engine's version, once ready
+//   oddsCache      -> the page's cache of odds answers (widgets/pipeline.js): clear() makes the
+//                     next odds, dice plans and oppositions' odds be asked again (set by main.js)
 
 import { pendingWork } from "../lib/dom.js";
 import { shownFaces } from "../stage/stage.js";
