@@ -72,6 +72,7 @@ VENDOR_FILES = {
     "vendor/three.LICENSE.txt": "three/LICENSE",
     "vendor/cannon-es.js": "cannon-es/dist/cannon-es.js",
     "vendor/cannon-es.LICENSE.txt": "cannon-es/LICENSE",
+    "vendor/jsQR.js": "jsqr/dist/jsQR.js",  # the host's QR reader where BarcodeDetector lacks
 }
 
 MICROPIP_VERSION = "0.11.1"

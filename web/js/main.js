@@ -30,6 +30,7 @@ import { announceIn, ResultCard, RollAnimation, stagePresenter } from "./widgets
 import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
 import { SafeStart } from "./roll/safe-start.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
+import { Table } from "./table/table.js";
 import "./ui/strings.js";
 import "./widgets/strings.js";
 import "./odds/strings.js";
@@ -133,6 +134,7 @@ const views = new Views($("view-tabs"), (name) => {
   renderTableView(false);
 });
 hooks.views = views;
+new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), hooks, systems: () => app.systems }); // the shared table (issue 24)
 
 /** Draw the table-play screen on show (force: the language or the systems changed). */
 function renderTableView(force = true) {

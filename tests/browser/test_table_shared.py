@@ -1,0 +1,344 @@
+"""The shared table (issue 24): a host and two players, three contexts of one Chromium,
+on loopback with no ICE server. They join through the invite and answer texts; every roll
+reaches the host, checked by its own engine, and is relayed to the other player."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import App
+from tests.browser.test_table_characters import check_screen, make_darate, pick_character
+
+LOG = "() => window.pyrules.table.log()"
+
+
+def log_has(app: App, predicate: str, arg: Any = None) -> Any:
+    """Wait until some entry of the table log satisfies predicate (a JS arrow on an entry)."""
+    handle = app.page.wait_for_function(
+        f"(arg) => window.pyrules.table.log().find({predicate})", arg=arg
+    )
+    return handle.json_value()
+
+
+def join(host: App, player: App, name: str) -> str:
+    """Invite -> the player opens the link -> its answer text -> the host accepts it."""
+    link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
+    assert "#table=" in link
+    player.page.goto(link)
+    player.wait_ready()
+    player.page.fill("#table-name", name)
+    answer = player.page.evaluate("() => window.pyrules.table.answer()")
+    result = host.page.evaluate("(text) => window.pyrules.table.accept(text)", answer)
+    assert result == {"ok": True}, result
+    player.page.wait_for_selector("#table-player-state[data-state=connected]")
+    return answer
+
+
+def peers(app: App) -> list[dict[str, Any]]:
+    return app.page.evaluate("() => window.pyrules.table.peers()")
+
+
+def to_roll(app: App) -> None:
+    app.page.evaluate("() => window.pyrules.views.show('roll')")
+
+
+table_answers: list[str] = []
+
+
+@pytest.fixture(scope="module")
+def table(new_app: Any, site: str) -> Iterator[tuple[App, App, App]]:
+    host = new_app(site)
+    one = new_app(site)
+    two = new_app(site)
+    for app in (host, one, two):
+        # Three pages on a shared two-core machine: the waits end when their condition holds,
+        # this is only how long a failing one takes to say so.
+        app.page.set_default_timeout(120_000)
+    host.open()
+    table_answers.append(join(host, one, "Aïcha"))
+    table_answers.append(join(host, two, "Bruno"))
+    yield host, one, two
+
+
+def test_players_join_through_the_invite_and_answer_texts(table: tuple[App, App, App]) -> None:
+    host, _one, two = table
+    host.page.wait_for_function(
+        "() => window.pyrules.table.peers().filter((p) => p.connected).length === 2"
+    )
+    assert [(p["id"], p["name"]) for p in peers(host)] == [("p1", "Aïcha"), ("p2", "Bruno")]
+    # Each invite serves one player: an answer given again finds no invite.
+    again = host.page.evaluate("(text) => window.pyrules.table.accept(text)", table_answers[0])
+    assert again == {"ok": False, "error": "no-invite"}
+    # Each player sees the whole table, the GM first.
+    two.page.wait_for_function("() => window.pyrules.table.peers().length === 3")
+    assert [p["name"] for p in peers(two)][1:] == ["Aïcha", "Bruno"]
+
+
+def test_a_players_roll_reaches_the_host_verified_and_the_other_player(
+    table: tuple[App, App, App],
+) -> None:
+    host, one, two = table
+    to_roll(one)
+    one.roll()
+    got = log_has(host, "(e) => e.from === 'p1'")
+    assert got["verified"] is True, got
+    assert got["status"] == "yes"
+    relayed = log_has(two, "(e) => e.from === 'p1'")
+    assert relayed["verified"] is True
+    assert relayed["seed"] == got["seed"]
+    assert relayed["outcome"] == got["outcome"]
+    # The other player's history shows it, with who rolled.
+    two.page.wait_for_function(
+        "() => [...document.querySelectorAll('#history .history-entry')]"
+        ".some((li) => li.textContent.includes('Aïcha'))"
+    )
+    # The seed is the one the player's own device used.
+    assert one.page.evaluate("() => window.pyrules.table.mine().at(-1).seed") == got["seed"]
+
+
+def count(app: App) -> int:
+    return int(app.page.evaluate("() => window.pyrules.table.log().length"))
+
+
+def next_entry(app: App, before: int, who: str) -> Any:
+    """The first entry from `who` after the first `before` entries of app's table log."""
+    handle = app.page.wait_for_function(
+        "([n, who]) => window.pyrules.table.log().slice(n).find((e) => e.from === who)",
+        arg=[before, who],
+    )
+    return handle.json_value()
+
+
+def test_a_tampered_roll_is_shown_not_verified_with_what_differed(
+    table: tuple[App, App, App],
+) -> None:
+    host, one, two = table
+    before, before_two = count(host), count(two)
+    to_roll(one)
+    one.page.evaluate("() => window.pyrules.debug.tamperNextTableRoll()")
+    one.roll()
+    got = next_entry(host, before, "p1")
+    assert got["verified"] is False and got["status"] == "no", got
+    assert any(d.startswith("result.margin") for d in got["diff"]), got["diff"]
+    verdict = host.page.locator("#table-log .table-verdict--no").first
+    assert "non vérifié" in verdict.inner_text()
+    assert next_entry(two, before_two, "p1")["verified"] is False
+    # The next roll, untouched, is verified again.
+    before = count(host)
+    one.roll()
+    assert next_entry(host, before, "p1")["verified"] is True
+
+
+def test_a_seed_the_player_imposes_is_not_the_seed_used(table: tuple[App, App, App]) -> None:
+    host, one, _two = table
+    before = count(host)
+    to_roll(one)
+    one.set_seed(4242)
+    one.roll()
+    got = next_entry(host, before, "p1")
+    assert got["verified"] is True, got
+    assert got["seed"] != 4242
+    shown = one.page.evaluate("() => window.pyrules.table.mine().at(-1).seed")
+    assert shown == got["seed"]
+
+
+JUNK = [
+    "not json",
+    "[]",
+    "x" * 70000,
+    '{"t":"constructor"}',
+    '{"t":"__proto__"}',
+    '{"__proto__":{"verified":true},"t":"roll"}',
+    '{"t":"roll","n":0,"reveal":"00","commit":"1","request":{"op":"roll"},"answer":{}}',
+    '{"t":"welcome","id":"p9","token":"x"}',
+]
+
+
+def test_junk_messages_change_nothing(table: tuple[App, App, App]) -> None:
+    host, one, two = table
+    before, before_two = count(host), count(two)
+    seen = int(host.page.get_attribute("#table-notice", "data-junk") or 0)
+    for text in JUNK:
+        one.page.evaluate("(text) => window.pyrules.debug.tableSend(text)", text)
+    host.page.wait_for_function(
+        "(n) => Number(document.getElementById('table-notice').dataset.junk) >= n",
+        arg=seen + len(JUNK),
+    )
+    assert "Message ignoré" in host.page.inner_text("#table-notice")
+    # A second hello cannot change the player's name or id; a message cannot speak for p2.
+    one.page.evaluate(
+        """() => window.pyrules.debug.tableSend(JSON.stringify({t: 'hello', v: 1, name: 'Mallory',
+             commits: Array(4).fill('a'.repeat(64))}))"""
+    )
+    # The host's junk to the players is ignored as well.
+    for text in JUNK:
+        host.page.evaluate("(text) => window.pyrules.debug.tableSend(text)", text)
+    # An honest roll after all this is verified, and nothing else came in between.
+    to_roll(one)
+    one.roll()
+    got = next_entry(host, before, "p1")
+    assert got["verified"] is True
+    assert count(host) == before + 1
+    assert next_entry(two, before_two, "p1")["verified"] is True
+    assert count(two) == before_two + 1
+    assert [(p["id"], p["name"], p["connected"]) for p in peers(host)] == [
+        ("p1", "Aïcha", True),
+        ("p2", "Bruno", True),
+    ]
+
+
+def test_hidden_gm_rolls_stay_hidden(table: tuple[App, App, App]) -> None:
+    host, one, two = table
+    before_one, before_two = count(one), count(two)
+    host.page.evaluate("() => window.pyrules.views.show('table')")
+    host.page.check("#table-hidden")
+    host.page.evaluate("() => window.pyrules.views.show('roll')")
+    host.roll()
+    for app, before in ((one, before_one), (two, before_two)):
+        got = next_entry(app, before, "gm")
+        assert got["hidden"] is True
+        assert got["outcome"] is None and got["seed"] is None
+    host.page.evaluate("() => window.pyrules.views.show('table')")
+    host.page.uncheck("#table-hidden")
+    host.page.evaluate("() => window.pyrules.views.show('roll')")
+    before_one = count(one)
+    host.roll()
+    shown = next_entry(one, before_one, "gm")
+    assert shown["hidden"] is False and shown["outcome"] is not None
+
+
+def test_physical_dice_rolls_are_marked(table: tuple[App, App, App]) -> None:
+    host, one, two = table
+    before, before_two = count(host), count(two)
+    to_roll(one)
+    one.pick_system("pool")
+    one.set_physical(True)
+    faces = one.field("actor", "pool", "dice")
+    one.page.wait_for_selector(faces)
+    one.page.fill(faces, "1, 4, 1, 1, 6, 3")
+    try:
+        one.roll()
+        got = next_entry(host, before, "p1")
+        assert got["status"] == "physical" and got["verified"] is False, got
+        assert got["seed"] is None
+        assert next_entry(two, before_two, "p1")["status"] == "physical"
+        host.page.evaluate("() => window.pyrules.views.show('table')")
+        assert "dés physiques" in host.page.inner_text("#table-log")
+    finally:
+        one.set_physical(False)
+
+
+def test_devices_that_cannot_reach_each_other_are_told_so(table: tuple[App, App, App]) -> None:
+    host, _one, _two = table
+    link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
+    number = link.split("#table=")[1].split(".")[0]
+    # A well-formed answer whose only address nobody answers (TEST-NET-1, RFC 5737).
+    answer = f"{number}.1~c~abcd~{'p' * 24}~{'A' * 43}~192.0.2.1_9"
+    result = host.page.evaluate("(text) => window.pyrules.table.accept(text)", answer)
+    assert result == {"ok": False, "error": "unreachable"}
+    assert "n’arrivent pas à se joindre" in host.page.inner_text("#table-notice")
+    assert len(peers(host)) == 2
+
+
+def test_a_quick_roll_from_a_character_sheet_reaches_the_table(
+    table: tuple[App, App, App],
+) -> None:
+    host, one, two = table
+    before, before_two = count(host), count(two)
+    make_darate(one)
+    pick_character(one, "Darate")
+    one.set_seed(77)  # imposed: a table roll does not use it
+    one.page.click("#char-detail .entry-roll:has-text('Perception')")
+    got = next_entry(host, before, "p1")
+    assert got["verified"] is True, got
+    assert got["system"] == "d6" and got["seed"] != 77
+    assert next_entry(two, before_two, "p1")["seed"] == got["seed"]
+
+
+def test_rolls_made_while_cut_off_arrive_after_rejoining(table: tuple[App, App, App]) -> None:
+    host, one, _two = table
+    one.page.evaluate("() => window.pyrules.debug.tableCut()")
+    host.page.wait_for_function(
+        "() => window.pyrules.table.peers().find((p) => p.id === 'p1').connected === false"
+    )
+    to_roll(one)
+    one.roll()
+    one.roll()
+    one.page.wait_for_function(
+        "() => window.pyrules.table.mine().filter((e) => e.status === 'kept').length === 2"
+    )
+    before = count(host)
+    join(host, one, "Aïcha")
+    host.page.wait_for_function(
+        "(n) => window.pyrules.table.log().slice(n).filter((e) => e.from === 'p1').length === 2",
+        arg=before,
+    )
+    late = host.page.evaluate("(n) => window.pyrules.table.log().slice(n)", before)
+    assert [e["status"] for e in late] == ["offline", "offline"]
+    # Back at its place (same id), and its next roll is a table roll again.
+    assert peers(host)[0]["id"] == "p1" and peers(host)[0]["connected"] is True
+    before = count(host)
+    to_roll(one)
+    one.roll()
+    assert next_entry(host, before, "p1")["verified"] is True
+
+
+def test_a_closed_player_is_shown_gone(table: tuple[App, App, App]) -> None:
+    host, _one, two = table
+    two.page.close()
+    host.page.wait_for_function(
+        "() => window.pyrules.table.peers().find((p) => p.id === 'p2').connected === false"
+    )
+    host.page.evaluate("() => window.pyrules.views.show('table')")
+    assert host.page.get_attribute("#table-peers [data-id=p2]", "data-connected") == "false"
+
+
+RAW_KEY = r"""() => [...document.querySelectorAll('#view-table *')]
+    .flatMap((el) => [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent)
+      .concat(['aria-label', 'placeholder', 'title'].map((a) => el.getAttribute(a) || '')))
+    .filter((text) => /\btable\.[a-z]/i.test(text))"""
+
+
+def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, App]) -> None:
+    host, one, _two = table
+    page = host.page
+    page.evaluate("() => window.pyrules.views.show('table')")
+    try:
+        for code, title in (("en", "Shared table"), ("fr", "Table partagée")):
+            page.click(f"button[data-lang={code}]")
+            page.wait_for_function(
+                "(t) => document.getElementById('table-title')?.textContent === t", arg=title
+            )
+            assert page.evaluate(RAW_KEY) == [], code
+            # What was shown before the switch is still there (the last invite, one QR code).
+            assert "#table=" in page.input_value("#table-invite-link")
+            page.wait_for_selector("#table-invite-qr svg")
+            assert page.locator("#table-invite-qr svg").count() == 1
+        # The « moi / table » filter of the table's rolls.
+        before = count(host)
+        to_roll(one)
+        one.roll()
+        next_entry(host, before, "p1")
+        page.evaluate("() => window.pyrules.views.show('roll')")
+        host.roll()
+        page.evaluate("() => window.pyrules.views.show('table')")
+        froms = """() => [...document.querySelectorAll('#table-log .table-roll')]
+            .map((li) => li.dataset.from)"""
+        page.click(".table-filter[data-filter=mine]")
+        mine = page.evaluate(froms)
+        assert mine and set(mine) == {"me"}, mine
+        page.click(".table-filter[data-filter=table]")
+        others = page.evaluate(froms)
+        assert "p1" in others and "me" not in others, others
+        page.click(".table-filter[data-filter=all]")
+        assert len(page.evaluate(froms)) == len(mine) + len(others)
+        for width, height in ((360, 740), (768, 1024), (1024, 768)):
+            page.set_viewport_size({"width": width, "height": height})
+            check_screen(host, f"table {width}x{height}")  # no overflow, 44 px touch targets
+    finally:
+        page.click("button[data-lang=fr]")
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.evaluate("() => window.pyrules.views.show('roll')")

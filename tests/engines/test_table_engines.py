@@ -1,0 +1,64 @@
+"""The shared table (issue 24) across engines: the GM's device in Chromium, a player in
+Firefox (WebDriver BiDi) or WebKitGTK, on loopback with no ICE server. The player joins
+through the invite and answer texts, its roll reaches the host verified, and the GM's roll
+reaches the player."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import build
+
+from .conftest import TIMEOUT_S, Engine
+
+
+@pytest.fixture
+def chromium_host() -> Iterator[Any]:
+    """A Chromium page (Playwright), for the GM's device."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Python playwright missing")
+    path = build.find_chromium()
+    if path is None:
+        pytest.skip("no Chromium for the host")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=path, args=build.CHROMIUM_ARGS, headless=True
+        )
+        page = browser.new_page(viewport={"width": 1024, "height": 768}, locale="fr-FR")
+        page.set_default_timeout(TIMEOUT_S * 1000)
+        yield page
+        browser.close()
+
+
+def test_a_player_in_another_engine_joins_and_rolls_verified(
+    launch: Callable[[], Engine], chromium_host: Any, dist_dir: Any
+) -> None:
+    host = chromium_host
+    with build.serving(dist_dir) as url:
+        host.goto(url)
+        host.wait_for_function("() => performance.getEntriesByName('pyrules:ready').length > 0")
+        link = host.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
+        player = launch()
+        player.open(link)
+        player.wait_ready()
+        if not player.js("return typeof RTCPeerConnection === 'function';"):
+            pytest.skip(f"{player.name}: no WebRTC in this build of the browser")
+        answer = player.js("return await window.pyrules.table.answer();")
+        result = host.evaluate("(text) => window.pyrules.table.accept(text)", answer)
+        assert result == {"ok": True}, result
+        player.wait("window.pyrules.table.peers().length === 2")
+        player.js("window.pyrules.views.show('roll');")
+        player.wait("!document.getElementById('roll-button').disabled")
+        player.click("#roll-button")
+        got = host.wait_for_function(
+            "() => window.pyrules.table.log().find((e) => e.from === 'p1')"
+        ).json_value()
+        assert got["verified"] is True, got
+        mine = player.wait("window.pyrules.table.mine().find((e) => e.status === 'sent')")
+        assert mine["seed"] == got["seed"]
+        # The GM's roll reaches the player.
+        host.click("#roll-button")
+        seen = player.wait("window.pyrules.table.log().find((e) => e.from === 'gm')")
+        assert seen["hidden"] is False and seen["outcome"] is not None

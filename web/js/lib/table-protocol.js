@@ -1,0 +1,205 @@
+// The shared table's protocol (issue 24), pure: no DOM, no WebRTC (tested with node --test).
+//
+// Fair dice that no single device chooses (commit-reveal, pipelined):
+//   1. the player draws a random value r_n and sends only its commitment c_n = H(r_n);
+//   2. the host, having seen c_n, answers its own random value h_n;
+//   3. the seed of the player's roll n is derived from r_n and h_n (seedOf);
+//   4. the roll message reveals r_n: the host checks H(r_n) = c_n, derives the seed itself,
+//      replays the request in its own engine and compares the whole answer (table-verify.js).
+// The player keeps WINDOW commitments ahead, and each roll carries the next commitment, so
+// the values of the next rolls are already there when a roll starts: no roll waits on the
+// network. Neither side can steer the seed: the player is bound by c_n before it sees h_n,
+// and the host cannot guess r_n from c_n.
+//
+// Every message from another device is untrusted (like storage): parseMessage checks its
+// size, its shape and its types and rebuilds it from known fields only (no prototype
+// tricks: JSON.parse makes "__proto__" an own key, and such keys are refused anyway).
+
+export const PROTOCOL = 1;
+export const MAX_MESSAGE = 64000; // characters of one message (a roll with its answer: ~3 000; a sheet roll more)
+export const MAX_NAME = 40; // characters of a player's name
+export const MAX_PLAYERS = 8;
+export const WINDOW = 4; // commitments the player keeps ahead of its rolls
+export const MAX_OUTBOX = 200; // rolls made away from the table, sent when it joins again
+const HEX64 = /^[0-9a-f]{64}$/;
+const ID = /^p[1-9][0-9]{0,3}$/; // player ids, given by the host: p1, p2, …
+const TOKEN = /^[0-9a-f]{32}$/;
+const ROLL_OPS = new Set(["roll", "oppose", "combat"]);
+const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+const MAX_DEPTH = 12;
+
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** A fresh random value: 32 bytes of crypto.getRandomValues, as 64 hex digits. */
+export function randomValue(bytes = 32) {
+  return hex(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** SHA-256 of a text, as 64 hex digits. */
+export async function sha256(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return hex(new Uint8Array(digest));
+}
+
+/** The commitment to a player's value. */
+export const commitment = (value) => sha256(`pyrules-table/commit/${value}`);
+
+/**
+ * The seed of a player's roll n: the first 53 bits of H(player value, host value, n), so
+ * that it is an exact integer in 0..2**53-1 (a seed the engine and JSON both keep exactly).
+ */
+export async function seedOf(playerValue, hostValue, n) {
+  const digest = await sha256(`pyrules-table/seed/${playerValue}/${hostValue}/${n}`);
+  return Number(BigInt(`0x${digest.slice(0, 14)}`) >> 3n); // 56 bits -> 53
+}
+
+// ------------------------------------------------------------------------- untrusted input
+
+const isPlain = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+const isCount = (v, max = 1e9) => Number.isInteger(v) && v >= 0 && v <= max;
+
+/** Whether a parsed JSON value is plain data: no forbidden key, not too deep. */
+export function isPlainData(value, depth = 0) {
+  if (depth > MAX_DEPTH) return false;
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((v) => isPlainData(v, depth + 1));
+  if (!isPlain(value)) return false;
+  return Object.keys(value).every((k) => !FORBIDDEN_KEYS.has(k) && isPlainData(value[k], depth + 1));
+}
+
+/** A name shown to the table: text only, trimmed, no control characters, at most MAX_NAME. */
+export function cleanName(name, fallback = "?") {
+  if (typeof name !== "string") return fallback;
+  // eslint-disable-next-line no-control-regex
+  const text = name.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/\s+/g, " ").trim();
+  return text ? Array.from(text).slice(0, MAX_NAME).join("") : fallback;
+}
+
+/** A colour of dice: "#rrggbb" or null. */
+const cleanColor = (v) => (typeof v === "string" && /^#[0-9a-fA-F]{6}$/.test(v) ? v.toLowerCase() : null);
+
+/** A roll request from a peer: one of the roll ops, plain data (the engine checks the rest). */
+function cleanRequest(request) {
+  if (!isPlain(request) || !ROLL_OPS.has(request.op) || typeof request.system !== "string") return null;
+  if (request.seed !== undefined && !(Number.isSafeInteger(request.seed) && request.seed >= 0)) return null;
+  return request;
+}
+
+const fail = (error) => ({ ok: false, error });
+
+/**
+ * Read one message from another device. `from`: "player" (what the host accepts) or "host"
+ * (what a player accepts). Answers {ok: true, message} with only the known fields, or
+ * {ok: false, error} naming what is wrong (the host shows it as a notice, nothing changes).
+ */
+export function parseMessage(text, from) {
+  if (typeof text !== "string") return fail("not text");
+  if (text.length > MAX_MESSAGE) return fail(`too long (${text.length} > ${MAX_MESSAGE})`);
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return fail("not JSON");
+  }
+  if (!isPlain(data) || !isPlainData(data)) return fail("not a plain object");
+  const check = (from === "host" ? HOST_MESSAGES : PLAYER_MESSAGES)[data.t];
+  if (!check || !Object.hasOwn(from === "host" ? HOST_MESSAGES : PLAYER_MESSAGES, data.t)) return fail("unknown type");
+  const message = check(data);
+  return message ? { ok: true, message } : fail(`bad ${String(data.t).slice(0, 20)} message`);
+}
+
+/** A roll as it travels: the request, the answer, and how it was seeded. */
+function cleanRoll(d) {
+  const request = cleanRequest(d.request);
+  if (!request || !isPlain(d.answer)) return null;
+  const roll = { request, answer: d.answer, hidden: d.hidden === true, offline: d.offline === true, time: typeof d.time === "string" ? d.time.slice(0, 40) : null };
+  if (d.k !== undefined) {
+    if (!isCount(d.k)) return null;
+    roll.k = d.k; // the roll's number on its device (acknowledged by the host)
+  }
+  if (d.n !== undefined) {
+    if (!isCount(d.n) || typeof d.reveal !== "string" || !HEX64.test(d.reveal)) return null;
+    roll.n = d.n;
+    roll.reveal = d.reveal;
+  }
+  return roll;
+}
+
+const PLAYER_MESSAGES = {
+  hello: (d) => {
+    if (d.v !== PROTOCOL || !Array.isArray(d.commits) || d.commits.length !== WINDOW || !d.commits.every((c) => HEX64.test(c))) return null;
+    const back = isPlain(d.back) && ID.test(d.back.id) && TOKEN.test(d.back.token) ? { id: d.back.id, token: d.back.token } : null;
+    return { t: "hello", name: cleanName(d.name), color: cleanColor(d.color), commits: d.commits.slice(), back };
+  },
+  roll: (d) => {
+    const roll = cleanRoll(d);
+    if (!roll) return null;
+    // A table roll brings the commitment of the roll WINDOW further on.
+    if (roll.n !== undefined && !(typeof d.commit === "string" && HEX64.test(d.commit))) return null;
+    return { t: "roll", ...roll, ...(roll.n !== undefined ? { commit: d.commit } : {}) };
+  },
+  ping: () => ({ t: "ping" }),
+  bye: () => ({ t: "bye" }),
+};
+
+const cleanPeers = (list) =>
+  Array.isArray(list) && list.length <= MAX_PLAYERS + 1
+    ? list.filter((p) => isPlain(p) && (ID.test(p.id) || p.id === "gm")).map((p) => ({ id: p.id, name: cleanName(p.name), color: cleanColor(p.color), connected: p.connected === true }))
+    : null;
+
+const cleanValues = (list) =>
+  Array.isArray(list) && list.length <= WINDOW && list.every((v) => isPlain(v) && isCount(v.n) && typeof v.value === "string" && HEX64.test(v.value))
+    ? list.map((v) => ({ n: v.n, value: v.value }))
+    : null;
+
+const HOST_MESSAGES = {
+  welcome: (d) => {
+    const values = cleanValues(d.values);
+    const peers = cleanPeers(d.peers);
+    if (!ID.test(d.id) || !TOKEN.test(d.token) || !values || !peers || !isCount(d.next)) return null;
+    return { t: "welcome", id: d.id, token: d.token, values, peers, next: d.next, host: cleanName(d.host, "MJ") };
+  },
+  value: (d) => {
+    const values = cleanValues([d]);
+    return values ? { t: "value", ...values[0] } : null;
+  },
+  ack: (d) => (isCount(d.k) ? { t: "ack", k: d.k } : null),
+  peers: (d) => {
+    const peers = cleanPeers(d.peers);
+    return peers ? { t: "peers", peers } : null;
+  },
+  // A roll of another device, relayed by the host with its verdict (or the host's own).
+  roll: (d) => {
+    if (!(ID.test(d.from) || d.from === "gm")) return null;
+    const verified = ["yes", "no", "offline", "physical", "host"].includes(d.verified) ? d.verified : null;
+    if (!verified) return null;
+    const base = { t: "roll", from: d.from, name: cleanName(d.name), color: cleanColor(d.color), verified, time: typeof d.time === "string" ? d.time.slice(0, 40) : null };
+    if (d.hidden === true) return { ...base, hidden: true, system: typeof d.system === "string" ? d.system.slice(0, 40) : "?" };
+    const request = cleanRequest(d.request);
+    if (!request || !isPlain(d.answer)) return null;
+    return { ...base, hidden: false, request, answer: d.answer, diff: Array.isArray(d.diff) ? d.diff.filter((x) => typeof x === "string").slice(0, 8).map((x) => x.slice(0, 200)) : [] };
+  },
+  ping: () => ({ t: "ping" }),
+};
+
+// ------------------------------------------------------------------------- invite and answer
+
+const INVITE_KEY = "table=";
+
+/** The invite link: this very site (relative to the page, so /<repo>/ on GitHub Pages). */
+export function inviteLink(pageHref, offerText) {
+  const url = new URL(".", pageHref);
+  url.search = "";
+  url.hash = `${INVITE_KEY}${offerText}`;
+  return url.href;
+}
+
+/** The offer text of an invite link or fragment, or null. */
+export function inviteOffer(hashOrLink) {
+  if (typeof hashOrLink !== "string") return null;
+  const at = hashOrLink.indexOf(`#${INVITE_KEY}`);
+  if (at < 0) return null;
+  const text = hashOrLink.slice(at + 1 + INVITE_KEY.length).trim();
+  return text && text.length <= 2000 ? text : null;
+}

@@ -1,0 +1,208 @@
+// The « Table » screen (issue 24): the GM hosts a table, players join it with an invite,
+// and every roll of every device lands on the GM's device, checked by its own engine.
+//
+//   host  invite (QR code + link) -> player's answer (camera or pasted text) -> a player
+//   player  opens the invite link -> shows its answer (QR code + text) -> at the table
+//
+// The roll screens know nothing of it: through the roll pipeline (widgets/pipeline.js) the
+// table is the seed source of every roll (seed()), hears each roll once it has landed
+// (observe()), and shows the other devices' rolls in the history (pipeline.show). Test hooks:
+// window.pyrules.table.{host, answer, accept, peers, log} and
+// window.pyrules.debug.{tamperNextTableRoll, tableSend} (README, « La table partagée »).
+
+import { storageGet, storageSet } from "../lib/dom.js";
+import { onLangChange, t } from "../lib/i18n.js";
+import { pipelineEntry } from "../widgets/pipeline.js";
+import { inviteLink, inviteOffer } from "../lib/table-protocol.js";
+import { TableHost } from "./host.js";
+import { TablePlayer } from "./player.js";
+import { QrReader } from "./reader.js";
+import { TableScreen } from "./screen.js";
+import { ERROR_KEYS } from "./strings.js";
+
+const ROLL_OPS = new Set(["roll", "oppose", "combat"]);
+const MAX_LOG = 500;
+
+export class Table {
+  /**
+   * call(request): the engine (the host replays the players' rolls with it); pipeline: the
+   * roll pipeline (widgets/pipeline.js): the table is its seed source and hears every roll;
+   * takeSeed(): the page's own seed (window.pyrules.nextSeed, else fresh), used away from a
+   * table; showView(name); root: the screen's element; hooks: window.pyrules (install());
+   * systems(): the engine's description of the systems (outcome labels), or null.
+   */
+  constructor({ call, pipeline, takeSeed, showView, root, hooks, systems = () => null }) {
+    this.call = call;
+    this.systems = systems;
+    this.showView = showView;
+    this.pipeline = pipeline;
+    pipeline.setSeedSource(async () => this.seed(takeSeed));
+    pipeline.onRolled(({ request, answer, opts }) => {
+      // A peer's roll shown here, or a replay, is not a new roll of this device.
+      if (opts?.source === "table" || opts?.record === false) return;
+      this.observe(request, answer).catch((error) => console.error(error));
+    });
+    this.storage = { read: (key) => storageGet(key, null), write: (key, value) => storageSet(key, value) };
+    this.host = null;
+    this.player = null;
+    this.received = []; // rolls of other devices, oldest first (log())
+    this.mine = []; // this device's own rolls as the table got them
+    this.issued = new Map(); // seed -> "own" | "offline": seeds this device handed out
+    this.hidden = false;
+    this.screen = new TableScreen(root, this);
+    this.reader = new QrReader(loadDecoder);
+    this.offer = inviteOffer(location.hash);
+    addEventListener("hashchange", () => this.opened());
+    if (this.offer) queueMicrotask(() => this.opened());
+    onLangChange(() => {
+      this.screen.built = false;
+      this.screen.draw();
+    });
+    this.install(hooks);
+  }
+
+  /** A page opened from an invite link (or the link pasted into this tab): show « Rejoindre ». */
+  opened() {
+    const offer = inviteOffer(location.hash);
+    if (!offer) return;
+    this.offer = offer;
+    window.history.replaceState(null, "", location.pathname + location.search);
+    this.showView("table");
+    this.screen.draw();
+  }
+
+  // ----------------------------------------------------------------- roles
+
+  async startHost() {
+    if (!this.host) {
+      this.host = new TableHost({
+        call: this.call,
+        name: t("table.gm"),
+        onChange: () => this.screen.draw(),
+        onRoll: (entry) => this.arrived(entry),
+        onNotice: (info) => {
+          this.screen.notice(info.kind === "junk" ? t("table.junk", { from: info.from, error: info.error }) : info.error);
+          this.screen.noticeLine.dataset.junk = String(this.host.junk); // messages set aside so far
+        },
+      });
+    }
+    const { text } = await this.host.invite();
+    const link = inviteLink(location.href, text);
+    this.screen.showInvite(link);
+    return { link };
+  }
+
+  async accept(text) {
+    if (!this.host) return { ok: false, error: "no-invite" };
+    const result = await this.host.accept(text);
+    if (!result.ok) this.screen.notice(t(ERROR_KEYS[result.error] ?? "table.error.bad-answer"));
+    else this.screen.notice(t("table.joined", { name: this.host.players.get(result.id)?.name ?? result.id }));
+    this.screen.draw();
+    return result.ok ? { ok: true } : { ok: false, error: result.error };
+  }
+
+  async answer(name = this.screen.name()) {
+    if (!this.offer) throw new Error("bad-invite");
+    this.player ??= new TablePlayer({
+      storage: this.storage,
+      onChange: () => this.screen.draw(),
+      onRoll: (entry) => this.arrived(entry),
+      onNotice: (info) => this.screen.notice(t("table.junk", { from: info.from, error: info.error })),
+    });
+    const text = await this.player.answer(this.offer, { name: name || t("table.defaultName") });
+    this.offer = null; // single use
+    this.screen.showAnswer(text);
+    return text;
+  }
+
+  peers() {
+    if (this.host) return this.host.peers().map(({ id, name, connected }) => ({ id, name, connected }));
+    return this.player ? this.player.peers() : [];
+  }
+
+  log() {
+    return this.received.map(({ from, name, system, seed, outcome, verified, status, hidden, diff }) => ({ from, name, system, seed, outcome, verified, status, hidden, diff }));
+  }
+
+  // ----------------------------------------------------------------- rolls
+
+  /**
+   * The seed of this device's next roll. At a table a player's seed comes from the fair
+   * exchange, whatever the page was asked to use (window.pyrules.nextSeed is dropped);
+   * elsewhere fallback() decides (the page's seed source).
+   */
+  seed(fallback) {
+    const own = fallback();
+    const table = this.player?.takeSeed() ?? null;
+    const seed = table ?? own;
+    if (table === null && seed !== null && seed !== undefined && (this.host || this.player)) {
+      this.issued.set(seed, this.host ? "own" : "offline");
+      if (this.issued.size > 64) this.issued.delete(this.issued.keys().next().value); // taken, never rolled
+    }
+    return seed;
+  }
+
+  /** A roll this device made, once answered: to the table (or kept), exactly once. */
+  async observe(request, answer, { hidden = this.hidden } = {}) {
+    if (!request || !ROLL_OPS.has(request.op) || !answer?.ok) return;
+    const physical = answer.result?.physical === true || answer.result?.actor?.physical === true;
+    const mine = this.issued.get(request.seed);
+    const table = this.player?.issued.has(request.seed);
+    if (!mine && !table && !physical) return; // a replay, a placement: not a new roll
+    this.issued.delete(request.seed);
+    const entry = { from: "me", time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: answer.result?.outcome ?? answer.result?.winner ?? null, hidden };
+    if (this.host) {
+      this.host.shareOwn({ request, answer, hidden });
+      entry.status = physical ? "physical" : "host";
+    } else if (this.player) {
+      entry.status = await this.player.rolled({ request, answer });
+      if (entry.status === "none") return;
+    } else return;
+    this.mine = [...this.mine, entry].slice(-MAX_LOG);
+    this.screen.draw();
+  }
+
+  /** A roll of another device: in the log, and in this device's history (not played) unless hidden. */
+  arrived(entry) {
+    this.received = [...this.received, entry].slice(-MAX_LOG);
+    if (!entry.hidden && entry.request && entry.answer?.ok) {
+      const who = { id: entry.from, name: entry.name };
+      const table = { from: entry.from, status: entry.status };
+      this.pipeline
+        .show(entry.answer, who, { request: entry.request, hidden: true, source: "table", origin: "table", entry: (request, answer) => ({ ...pipelineEntry(request, answer.result, who), table }) })
+        .catch((error) => console.error(error));
+    }
+    this.screen.draw();
+  }
+
+  // ----------------------------------------------------------------- hooks
+
+  install(hooks) {
+    hooks.table = {
+      host: () => this.startHost(),
+      answer: () => this.answer(),
+      accept: (text) => this.accept(text),
+      peers: () => this.peers(),
+      log: () => this.log(),
+      mine: () => this.mine.map(({ system, seed, outcome, status, hidden }) => ({ system, seed, outcome, status, hidden })),
+      leave: () => this.player?.leave(),
+    };
+    Object.assign(hooks.debug, {
+      tamperNextTableRoll: () => {
+        if (this.player) this.player.tamper = true;
+      },
+      tableSend: (text) => (this.host ? this.host.sendRaw(text) : this.player?.sendRaw(text)),
+      tableCut: () => this.player?.peer?.close(), // the link breaks, as when the Wi-Fi drops
+    });
+  }
+}
+
+/**
+ * The vendored QR decoder (jsQR, from npm: dist/vendor/), loaded at the first scan on a
+ * browser without BarcodeDetector. Its UMD wrapper sets self.jsQR when imported.
+ */
+async function loadDecoder() {
+  await import("../../vendor/jsQR.js");
+  const jsQR = self.jsQR;
+  return typeof jsQR === "function" ? (image) => jsQR(image.data, image.width, image.height)?.data ?? null : null;
+}
