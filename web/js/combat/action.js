@@ -194,7 +194,7 @@ async function landAction(cv, { request, result, actor, target, actorSkill, targ
   const last = document.getElementById("combat-last");
   last?.classList.add("stage-pending");
   await new Promise((landed) => {
-    playStage({ dice, verdict, detail: last }, () => {
+    playStage({ dice, verdict, detail: last, answer: result }, () => {
       last?.classList.remove("stage-pending");
       cv.ctx.announce(logText(entry).join(" "));
       landed();

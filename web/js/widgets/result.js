@@ -168,7 +168,7 @@ export function renderRoll(system, result, { placement } = {}) {
     meta(result),
   );
   const announce = t("result.announce", { outcome: info.label, margin: formatSigned(result.margin) });
-  return { element: card, dice: animated, announce, verdict: () => stageVerdict(system, result.outcome, formatSigned(result.margin)) };
+  return { element: card, dice: animated, announce, answer: result, verdict: () => stageVerdict(system, result.outcome, formatSigned(result.margin)) };
 }
 
 /** What the roll stage shows in large type once the dice land: tier (or who won), margin. */
@@ -259,5 +259,5 @@ export function renderOppose(system, result, { names } = {}) {
   card.append(lines.length > 1 ? explanation(result) : "", meta({ seed: result.seed ?? result.actor.seed, physical: result.physical ?? result.actor.physical }));
   const announce = t("result.announceOppose", { winner: winnerText, margin: result.margin });
   const verdict = () => stageVerdict(system, result.winner_outcome, String(result.margin), winnerText, result.winner);
-  return { element: card, dice: animated, announce, verdict };
+  return { element: card, dice: animated, announce, answer: result, verdict };
 }
