@@ -209,10 +209,10 @@ ERRORS: dict[str, Text] = {
         " use >=, >, <= or <.",
     ),
     "notation_twice": Text(
-        "« {label} » : un groupe de dés ne prend chaque modificateur (kh/kl/dh/dl, !, ro,"
-        " comparaison) qu'une fois.",
-        "'{label}': a group of dice takes each modifier (kh/kl/dh/dl, !, ro, comparison)"
-        " only once.",
+        "« {label} » : un groupe de dés ne prend chaque modificateur (kh, kl, dh, dl, !, r"
+        " ou ro, mi, ma, comparaison, f) qu'une fois.",
+        "'{label}': a group of dice takes each modifier (kh, kl, dh, dl, !, r or ro, mi, ma,"
+        " comparison, f) only once.",
     ),
     "notation_explode": Text(
         "« {label} » : un dé à une seule face ne peut pas exploser.",
@@ -244,6 +244,34 @@ ERRORS: dict[str, Text] = {
     "notation_faces_extra": Text(
         "« {label} » : {given} dés donnés, ce jet n'en lance que {used}.",
         "'{label}': {given} dice given, this roll only throws {used}.",
+    ),
+    # -- free dice, grammar 2 (pyrules/systems/notation/grammar.py) --------------------------
+    "notation_keep_mix": Text(
+        "« {label} » : un groupe garde (kh ou kl) ou écarte (dh, dl, ou les deux), pas les"
+        " deux à la fois.",
+        "'{label}': a group keeps (kh or kl) or drops (dh, dl, or both), not both at once.",
+    ),
+    "notation_reroll_all": Text(
+        "« {label} » : « r » relance tant que le dé montre une face visée, et elle les vise"
+        " toutes : le dé ne s'arrêterait jamais. Utiliser « ro » (une seule relance) ou une"
+        " autre comparaison.",
+        "'{label}': 'r' rerolls while the die shows a face it matches, and it matches them"
+        " all: the die would never stop. Use 'ro' (reroll once) or another comparison.",
+    ),
+    "notation_clamp": Text(
+        "« {label} » : le minimum (mi) dépasse le maximum (ma).",
+        "'{label}': the minimum (mi) is above the maximum (ma).",
+    ),
+    "notation_failure_alone": Text(
+        "« {label} » : « f » compte des échecs contre des réussites ; il faut d'abord une"
+        " comparaison de réussite, par ex. 4d6>=5f1.",
+        "'{label}': 'f' counts failures against successes; a success comparison comes first,"
+        " e.g. 4d6>=5f1.",
+    ),
+    "notation_divide_zero": Text(
+        "« {label} » : le diviseur peut valoir 0 ; diviser par un nombre ou des dés qui ne"
+        " font jamais 0.",
+        "'{label}': the divisor can be 0; divide by a number or dice that never make 0.",
     ),
     "fight_state": Text(
         "État du combat invalide : {what}.",

@@ -175,7 +175,7 @@ def test_physical_dice_every_die_thrown_in_order(app: App) -> None:
     page.set_viewport_size({"width": 360, "height": 740})
     set_lang(app, "fr")
     app.pick_system("notation")
-    page.fill(app.field("actor", "notation", "expression"), "1d6ro1!+1dF+1")
+    page.fill(app.field("actor", "notation", "expression"), "1d6ro1!!+1dF+1")  # !! compounds
     app.set_physical(True)
     faces = app.field("actor", "notation", "dice")
     page.wait_for_selector(faces)

@@ -21,7 +21,7 @@ EXPECTED_OUTCOMES = {
              "narrow_success", "poor_success", "simple_failure", "bitter_failure",
              "critical_failure"],
     "steps": ["success", "failure"],
-    "notation": ["total"],
+    "notation": ["total", "success", "failure"],
 }
 EXPECTED_FIELDS = {
     "pool": {"pot", "diff", "flame", "augmentations", "diminutions", "modifiers", "actor_size",
@@ -32,7 +32,7 @@ EXPECTED_FIELDS = {
     "d100": {"value", "level", "modifier", "dice"},
     "steps": {"die", "threshold", "bonus", "edge", "edge_rule", "weapons", "protections",
               "dice"},
-    "notation": {"expression", "dice"},
+    "notation": {"expression", "grammar", "dice"},
 }
 
 
@@ -64,8 +64,12 @@ def test_defaults_roll_and_result_shape(system: str) -> None:
     for key in ("system", "outcome", "success", "margin", "seed", "explanation", "dice"):
         assert key in r
     assert r["seed"] == 42
-    assert r["outcome"] in EXPECTED_OUTCOMES[system]
-    assert isinstance(r["margin"], int)
+    if system == "notation":  # a total (3d6): no outcome, success or margin (issue 22)
+        assert r["outcome"] is r["success"] is r["margin"] is None
+        assert r["headline"] == r["total"]
+    else:
+        assert r["outcome"] in EXPECTED_OUTCOMES[system]
+        assert isinstance(r["margin"], int)
     assert r["explanation"] == r["explanations"]["fr"]
     assert len(r["explanations"]["en"]) == len(r["explanation"]) > 0
     for d in r["dice"]:
@@ -113,11 +117,16 @@ def test_faces_may_be_given_as_text() -> None:
 @pytest.mark.parametrize("system", list(SYSTEMS))
 def test_odds_are_exact_fractions_summing_to_one(system: str) -> None:
     res = ok({"op": "odds", "system": system, "params": {}})
-    assert list(res["exact"]) == EXPECTED_OUTCOMES[system]
+    # notation's default (3d6) is a total: its one outcome, and no chance of success.
+    outcomes = ["total"] if system == "notation" else EXPECTED_OUTCOMES[system]
+    assert list(res["exact"]) == outcomes
     assert sum(Fraction(v) for v in res["exact"].values()) == 1
     assert sum(Fraction(v) for v in res["margins"].values()) == 1
     for k, v in res["exact"].items():
         assert res["probabilities"][k] == pytest.approx(float(Fraction(v)))
+    if system == "notation":
+        assert res["success"] is res["success_probability"] is None
+        return
     success = sum(Fraction(res["exact"][o.id]) for o in SYSTEMS[system].outcomes if o.success)
     assert Fraction(res["success"]) == success
 

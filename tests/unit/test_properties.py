@@ -30,7 +30,8 @@ def field_strategy(f: Field) -> st.SearchStrategy[Any]:
         values = [c.value for c in f.choices]
         return st.sampled_from([*values, None]) if f.optional else st.sampled_from(values)
     if f.kind == "text" and f.name == "expression":  # free dice notation
-        mods = st.sampled_from(["", "kh1", "kl1", "dl1", "!", "ro1", ">=3", "<2", "!kh1"])
+        mods = st.sampled_from(["", "kh1", "kl1", "dl1", "!", "ro1", ">=3", "<2", "!kh1",
+                                "!!", "r<2", "dh1dl1", ">=3f1", "mi2"])
         group = st.tuples(st.sampled_from("+-"), st.integers(2, 4),
                           st.sampled_from(["4", "6", "10", "F"]), mods)
         return st.lists(group, min_size=1, max_size=3).map(
@@ -62,11 +63,21 @@ def test_a_rolled_outcome_always_has_non_zero_odds(sp: tuple[str, dict], seed: i
     system_id, params = sp
     roll = answer({"op": "roll", "system": system_id, "params": params, "seed": seed})
     if not roll["ok"]:  # modifiers may push the pool out of its bounds: a clear error
-        assert roll["error"]["code"] == "invalid_param"
-        assert roll["error"]["field"] == "modifiers"
+        assert roll["error"]["code"] == "invalid_param"  # (notation: a modifier grammar 1
+        assert roll["error"]["field"] == ("expression" if system_id == "notation"  # lacks)
+                                          else "modifiers")
         return
     odds = answer({"op": "odds", "system": system_id, "params": params})["result"]
     r = roll["result"]
+    if system_id == "notation":  # a total or a count: the number rolled is in the odds
+        assert Fraction(odds["distribution"][str(r["total"])]) > 0
+        assert r["headline"] == r["total"]
+        if r["kind"] == "sum":
+            assert r["outcome"] is r["success"] is r["margin"] is None
+            return
+        assert r["success"] == (r["total"] >= 1)  # a count: at least one success
+        assert Fraction(odds["exact"][r["outcome"]]) > 0
+        return
     assert Fraction(odds["exact"][r["outcome"]]) > 0
     assert Fraction(odds["margins"][str(r["margin"])]) > 0
     assert r["success"] == any(o.id == r["outcome"] and o.success

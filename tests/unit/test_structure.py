@@ -143,6 +143,8 @@ def lines_seen() -> dict[str, list[dict[str, object]]]:
                 raw["impact"] = rng.choice([None, 2])
             if system.id == "d100":
                 raw.pop("score", None)
+            if system.id == "notation":  # a total, or a count of successes
+                raw["expression"] = rng.choice(["3d6", "5d10>=8", "4d6!kh3", "(1d4+1)*2"])
             try:
                 params, _ = system.parse(raw)
             except ParamError:  # some random mixes are refused; the others are enough
