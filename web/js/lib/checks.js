@@ -70,6 +70,8 @@ export function isHistoryEntry(entry) {
   if (!isScalar(entry.outcome) || !optional(entry.margin, (m) => typeof m === "number")) return false;
   if (!optional(entry.seed, Number.isSafeInteger)) return false;
   if (!optional(entry.luck, (l) => typeof l === "number")) return false;
+  // Free dice: outcome and margin may be null (a sum), with the answer's kind and headline.
+  if (!optional(entry.kind, (k) => isText(k, 20)) || !optional(entry.headline, (n) => typeof n === "number")) return false;
   for (const key of ["who", "actorWho", "opponentWho"]) if (!optional(entry[key], isWho)) return false;
   if (entry.mode === "roll") return isParams(entry.params);
   if (entry.mode === "oppose") return isParams(entry.actor) && isParams(entry.opponent);
