@@ -54,7 +54,8 @@ def card(app: App) -> dict[str, Any]:
         "#result .result-card",
         """(card) => ({
             outcome: card.dataset.outcome ?? null,
-            label: card.querySelector('.tier-badge--big:not(.tier-badge--total) .tier-label')?.textContent ?? null,
+            label: card.querySelector(
+                '.tier-badge--big:not(.tier-badge--total) .tier-label')?.textContent ?? null,
             margin: card.querySelector('.number--margin dd')?.textContent ?? null,
             headline: card.querySelector('.tier-badge--big [data-headline]')?.textContent ?? null,
             numbers: Object.fromEntries([...card.querySelectorAll('.number')].map(

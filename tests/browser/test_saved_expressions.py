@@ -99,15 +99,23 @@ def test_save_reload_roll_with_one_tap_and_export_import(
         " && document.getElementById('saved-error').textContent.includes('Expression')"
     )
     refusal = local_handle(
-        {"op": "validate", "request": {"op": "roll", "system": "notation",
-                                       "params": {"expression": "1d20+", "grammar": 2}}}
+        {
+            "op": "validate",
+            "request": {
+                "op": "roll",
+                "system": "notation",
+                "params": {"expression": "1d20+", "grammar": 2},
+            },
+        }
     )["error"]["message"]
     assert page.text_content("#saved-error") == refusal
     assert stored(app) is None
 
     # Saved as the engine reads it: one `validate` of the roll request, no JS rule.
     save(app, NAME, EXPRESSION)
-    page.wait_for_function("(n) => document.querySelectorAll('#saved-list .saved-item').length === n", arg=1)
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#saved-list .saved-item').length === n", arg=1
+    )
     asked = [c for c in sent(app) if c["op"] == "validate"]
     page.evaluate("() => window.pyrules.debug.trace(false)")
     assert [c["request"]["params"]["expression"] for c in asked] == ["1d20+", EXPRESSION]
@@ -138,13 +146,18 @@ def test_save_reload_roll_with_one_tap_and_export_import(
     other: App = new_app(site)
     other.open()
     other.page.click("#tab-characters")
-    other.page.wait_for_selector("#view-characters:not([hidden]) #chars-import-file", state="attached")
+    other.page.wait_for_selector(
+        "#view-characters:not([hidden]) #chars-import-file", state="attached"
+    )
     other.settle()
     other.page.set_input_files("#chars-import-file", str(exported))
     other.page.wait_for_function(
         "() => (document.getElementById('chars-message')?.textContent || '').includes('expression')"
     )
-    assert other.page.text_content("#chars-message") == "0 personnage(s) et 1 expression(s) importé(s)."
+    assert (
+        other.page.text_content("#chars-message")
+        == "0 personnage(s) et 1 expression(s) importé(s)."
+    )
     other.page.click("#tab-roll")
     free_dice(other)
     assert saved_names(other) == [NAME]
@@ -154,7 +167,9 @@ def test_save_reload_roll_with_one_tap_and_export_import(
     assert saved_names(other) == [NAME]
 
 
-def test_an_older_export_without_expressions_still_imports(new_app: Any, site: str, tmp_path: Path) -> None:
+def test_an_older_export_without_expressions_still_imports(
+    new_app: Any, site: str, tmp_path: Path
+) -> None:
     app: App = new_app(site)
     app.open()
     page = app.page
@@ -164,8 +179,16 @@ def test_an_older_export_without_expressions_still_imports(new_app: Any, site: s
     character = local_handle({"op": "character", "character": {"name": "Alice", "system": "d100"}})
     assert character["ok"], character
     old = tmp_path / "old.json"
-    old.write_text(json.dumps({"format": "pyrules-characters", "version": 1,
-                               "characters": [character["result"]["character"]]}), encoding="utf-8")
+    old.write_text(
+        json.dumps(
+            {
+                "format": "pyrules-characters",
+                "version": 1,
+                "characters": [character["result"]["character"]],
+            }
+        ),
+        encoding="utf-8",
+    )
     page.set_input_files("#chars-import-file", str(old))
     page.wait_for_function(
         "() => (document.getElementById('chars-message')?.textContent || '').includes('importé')"
@@ -174,7 +197,9 @@ def test_an_older_export_without_expressions_still_imports(new_app: Any, site: s
     assert stored(app) is None
 
 
-def test_a_damaged_stored_list_is_set_aside_and_the_good_items_kept(new_app: Any, site: str) -> None:
+def test_a_damaged_stored_list_is_set_aside_and_the_good_items_kept(
+    new_app: Any, site: str
+) -> None:
     app: App = new_app(site)
     good = {"id": "x-1", "name": NAME, "expression": EXPRESSION, "grammar": 2}
     damaged = [good, {"id": "x-2", "name": {"toString": None}, "expression": 5}, "junk"]
@@ -188,7 +213,8 @@ def test_a_damaged_stored_list_is_set_aside_and_the_good_items_kept(new_app: Any
     # The unreadable text is kept aside (the notice offers it), never dropped.
     app.page.wait_for_selector("#notice-corrupt")
     aside = app.page.evaluate(
-        "() => Object.keys(localStorage).filter((k) => k.startsWith('pyrules:quarantine:pyrules:expressions'))"
+        "() => Object.keys(localStorage)"
+        ".filter((k) => k.startsWith('pyrules:quarantine:pyrules:expressions'))"
     )
     assert aside, "the damaged list was not set aside"
     raw = app.page.evaluate("(k) => localStorage.getItem(k)", aside[0])
@@ -196,11 +222,21 @@ def test_a_damaged_stored_list_is_set_aside_and_the_good_items_kept(new_app: Any
     tap_and_check(app, 7)
 
 
-@pytest.mark.parametrize("size", [(768, 1024), (1024, 768), (360, 740)], ids=["768x1024", "1024x768", "360x740"])
+@pytest.mark.parametrize(
+    "size", [(768, 1024), (1024, 768), (360, 740)], ids=["768x1024", "1024x768", "360x740"]
+)
 def test_the_saved_list_fits_the_screen(new_app: Any, site: str, size: tuple[int, int]) -> None:
     width, height = size
     app: App = new_app(site, viewport={"width": width, "height": height}, has_touch=True)
-    items = [{"id": f"x-{i}", "name": f"{NAME} {i} avec un nom assez long", "expression": "4d10dh1dl1+2d6*2", "grammar": 2} for i in range(4)]
+    items = [
+        {
+            "id": f"x-{i}",
+            "name": f"{NAME} {i} avec un nom assez long",
+            "expression": "4d10dh1dl1+2d6*2",
+            "grammar": 2,
+        }
+        for i in range(4)
+    ]
     app.context.add_init_script(
         f"localStorage.setItem('pyrules:expressions', {json.dumps(json.dumps(items))});"
     )
@@ -210,12 +246,14 @@ def test_the_saved_list_fits_the_screen(new_app: Any, site: str, size: tuple[int
     page.locator("#saved-expressions").scroll_into_view_if_needed()
     overflow = page.evaluate(
         """() => [...document.querySelectorAll('#saved-expressions, #saved-expressions *')]
-            .filter((n) => { const r = n.getBoundingClientRect(); return r.width && (r.left < -1 || r.right > innerWidth + 1); })
+            .filter((n) => { const r = n.getBoundingClientRect();
+              return r.width && (r.left < -1 || r.right > innerWidth + 1); })
             .map((n) => n.id || n.className)"""
     )
     assert overflow == []
     small = page.eval_on_selector_all(
-        "#saved-expressions button", "(bs) => bs.filter((b) => b.getBoundingClientRect().height < 43).length"
+        "#saved-expressions button",
+        "(bs) => bs.filter((b) => b.getBoundingClientRect().height < 43).length",
     )
     assert small == 0
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth + 1")
