@@ -90,6 +90,29 @@ def test_free_dice_roll_odds_history_replay_and_qr(
     )
     assert dict(bars) == want
     assert page.get_attribute("#odds .totals-mean", "data-exact") == odds["result"]["mean"]
+    # The explosion cap is said where the odds are shown, only for exploding dice.
+    cap = page.locator("#odds .totals-cap")
+    if odds["result"]["explodes"]:
+        assert cap.get_attribute("data-cap") == str(odds["result"]["explode_cap"]) == "3"
+        assert "3" in (cap.text_content() or "")
+    else:
+        assert cap.count() == 0
+    # The roll bar: a sum's mean; a count's chance of at least one success (never a
+    # « chance of success » of 100 % for a sum).
+    bar = page.locator("#roll-chance")
+    if odds["result"]["kind"] == "sum":
+        assert odds["result"]["success_probability"] is None
+        page.wait_for_function(
+            "(m) => document.getElementById('roll-chance').dataset.mean === String(m)",
+            arg=odds["result"]["mean_value"],
+        )
+        assert bar.get_attribute("data-p") is None
+    else:
+        page.wait_for_function(
+            "(p) => document.getElementById('roll-chance').dataset.p === String(p)",
+            arg=odds["result"]["success_probability"],
+        )
+        assert bar.get_attribute("data-mean") is None
 
     # The roll: same total and dice as the engine gives for this seed.
     seed = 4242 + len(history(app))
@@ -108,7 +131,18 @@ def test_free_dice_roll_odds_history_replay_and_qr(
     assert card["tags"] == [" ".join(d["tags"]) for d in expected["dice"]]
     assert expected["explanation"][-1] in card["explanation"]
     assert str(expected["total"]) in str(want)  # a total the odds say can happen
+    # No margin anywhere; a sum has no tier either, a count its « at least one » tier.
+    assert page.locator("#result .number--margin").count() == 0
+    headline = page.text_content("#result .result-card [data-headline]")
+    assert headline == str(expected["headline"])
+    if expected["kind"] == "sum":
+        assert page.get_attribute("#result .result-card", "data-outcome") is None
+    else:
+        assert page.get_attribute("#result .result-card", "data-outcome") == expected["outcome"]
     entry = history(app)[0]
+    assert (entry["kind"], entry["headline"]) == (expected["kind"], expected["headline"])
+    sum_entry = page.locator("#history .history-entry >> nth=0")
+    assert sum_entry.locator(".history-success").count() == (0 if expected["kind"] == "sum" else 1)
     assert (entry["system"], entry["seed"]) == ("notation", seed)
     assert entry["params"]["expression"] == expression
     app.screenshot(f"notation-{size}-{lang}", full_page=True)

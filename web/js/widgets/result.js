@@ -185,8 +185,9 @@ export function renderRoll(system, result, { placement } = {}) {
   if (sum) card.dataset.kind = "sum";
   else paint(card, info);
   const { tray, animated } = diceTray(result, placement);
-  const badge = sum ? totalBadge(headline, "tier-badge--big") : tierBadge(system, result.outcome, "tier-badge--big");
-  card.append(h("header", { class: "result-head" }, badge, numbers(result)), tray, placementBox(placement) || "", explanation(result) || "", meta(result));
+  // A sum: its total alone; a count: its successes first, then its tier (at least one or none).
+  const badges = sum ? [totalBadge(headline, "tier-badge--big")] : [headline ? totalBadge(headline, "tier-badge--big") : "", tierBadge(system, result.outcome, "tier-badge--big")];
+  card.append(h("header", { class: "result-head" }, ...badges, numbers(result)), tray, placementBox(placement) || "", explanation(result) || "", meta(result));
   const announce = headline
     ? sum
       ? t("result.announceTotal", { total: headline.value })
