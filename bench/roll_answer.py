@@ -34,6 +34,13 @@ CASES: dict[str, tuple[str, dict[str, object]]] = {
     "d100": ("d100", {"value": 55}),
     "steps, weapons": ("steps", {"weapons": [2, 1], "edge": "advantage"}),
     "notation 10d1000": ("notation", {"expression": "10d1000"}),
+    "steps sheet roll, 100 entries": ("steps", {"sheet": {
+        "character": {"id": "c-1", "system": "steps", "name": "Ysolde",
+                      "created": "2024-01-01T00:00:00Z", "updated": "2024-01-01T00:00:00Z",
+                      "stats": {"accessories": 1, "weapons": [2, 1], "protections": [1]},
+                      "entries": [{"id": f"e-{i}", "label": f"Skill {i}",
+                                   "params": {"die": 10, "bonus": 1}} for i in range(100)]},
+        "entry": "e-5", "situation": {"bonus": 1, "edge": "advantage"}}}),
 }
 
 

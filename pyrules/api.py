@@ -22,6 +22,7 @@ MAX_DEPTH = 32  # nesting of arrays and objects; checked before parsing (a deep 
 # the wasm stack of Pyodide, which no RecursionError catches)
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]")
+_INNERMOST = re.compile(r"\[\]|\{\}")
 
 def handle(request: str) -> str:
     """Answer one JSON request with one JSON answer (never raises)."""
@@ -57,11 +58,18 @@ def handle(request: str) -> str:
 
 def nesting(text: str) -> int:
     """How deeply arrays and objects nest in a JSON text, counted without parsing it
-    (brackets inside strings do not count; unbalanced text is left to the parser)."""
+    (brackets inside strings do not count; unbalanced text is left to the parser, but is
+    never counted shallower than its deepest run of openers)."""
     brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
-    if not brackets:
-        return 0
-    return max(accumulate(1 if c in "[{" else -1 for c in brackets))
+    # Peel the innermost empty pairs, one layer per pass, in C (a character loop in Python
+    # took 7 ms for a 100-entry character in Pyodide). Each pass lowers the depth by one.
+    depth = 0
+    while brackets and depth <= MAX_DEPTH:
+        peeled = _INNERMOST.sub("", brackets)
+        if peeled == brackets:  # unbalanced: count what is left as before
+            return depth + max(0, *accumulate(1 if c in "[{" else -1 for c in brackets))
+        brackets, depth = peeled, depth + 1
+    return depth
 
 
 def error(code: str, field: str | None, text: str) -> dict[str, Any]:

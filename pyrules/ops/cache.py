@@ -6,43 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 from bisect import bisect_left
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 from ..core import Odds, OpposeOdds, System
+from ..lru import LRU
 
-V = TypeVar("V")
 MAX_ENTRIES = 128  # distributions kept (each a few hundred fractions at most)
-
-
-class LRU:
-    """A small least-recently-used map with at most ``size`` entries."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.data: OrderedDict[Hashable, Any] = OrderedDict()
-        self.hits = self.misses = 0
-
-    def get(self, key: Hashable, make: Callable[[], V]) -> V:
-        if key in self.data:
-            self.hits += 1
-            self.data.move_to_end(key)
-            value: V = self.data[key]
-            return value
-        self.misses += 1
-        value = make()
-        self.data[key] = value
-        if len(self.data) > self.size:
-            self.data.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        self.data.clear()
-        self.hits = self.misses = 0
-
-
 ODDS = LRU(MAX_ENTRIES)
 
 

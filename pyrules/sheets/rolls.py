@@ -17,6 +17,7 @@ from typing import Any
 from ..core import System
 from ..errors import PyrulesError
 from ..fields import ParamError
+from ..lru import LRU
 from ..registry import sheet_of
 from .build import build_params, refusal
 from .character import normalise, now_iso
@@ -34,6 +35,22 @@ class SheetRoll:
     character: dict[str, Any] | None
     #: The sheet's character as checked (before the roll changed anything).
     sheet: dict[str, Any] | None = None
+
+
+#: Characters already checked for a sheet roll, by their text: a page sends the same
+#: sheet roll after roll, and checking a 100-entry character costs more than the roll.
+CHECKED = LRU(32)
+
+
+def checked_sheet(raw: Any) -> dict[str, Any]:
+    """``normalise(raw)`` without the other entries' rolls (this roll is checked by its
+    caller), remembered for the same character (only a character that passed is kept)."""
+    if not isinstance(raw, dict):
+        return normalise(raw, rolls=False)
+    key = repr(raw)  # cheap in Pyodide (json.dumps took 4 ms for 100 entries); a JSON
+    # value's repr is the same for the same value, keys in the same order
+    character: dict[str, Any] = CHECKED.get(key, lambda: normalise(raw, rolls=False))
+    return character
 
 
 def is_sheet(raw: Any) -> bool:
@@ -73,7 +90,7 @@ def sheet_roll(system: System[Any], raw: Mapping[str, Any], spend: bool) -> Shee
         if key not in SHEET_KEYS:
             raise ParamError(str(key)[:40], "unknown_field", name=str(key)[:40])
     try:
-        character = normalise(sheet.get("character"), rolls=False)  # this roll is checked
+        character = checked_sheet(sheet.get("character"))
     except PyrulesError as err:
         raise err.prefixed("character") from None
     if character["system"] != system.id:

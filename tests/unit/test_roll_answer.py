@@ -26,16 +26,18 @@ CASES = [
 def test_a_roll_carries_the_luck_and_chances_the_other_ops_answer(
         system: str, params: dict[str, Any], seed: int) -> None:
     r = ok({"op": "roll", "system": system, "params": params, "seed": seed})
-    luck = ok({"op": "luck", "system": system, "params": params, "margins": [r["margin"]]})
+    # free dice have no margin: their luck is the total's place in its distribution
+    margin = r["total"] if system == "notation" else r["margin"]
+    luck = ok({"op": "luck", "system": system, "params": params, "margins": [margin]})
     odds = ok({"op": "odds", "system": system, "params": params})
     assert r["luck_exact"] == luck["exact"][0] and r["luck"] == luck["percentiles"][0]
+    if r.get("kind") == "sum":  # a sum is no test: no outcome, no chance of one
+        assert r["outcome"] is None and r["chance"] is None
+        return
     assert r["chance"]["outcome_exact"] == odds["exact"][r["outcome"]]
     assert r["chance"]["outcome"] == odds["probabilities"][r["outcome"]]
-    if system == "notation":  # one outcome, a total: no success to speak of
-        assert r["chance"]["success"] is None and r["chance"]["success_exact"] is None
-    else:
-        assert r["chance"]["success_exact"] == odds["success"]
-        assert r["chance"]["success"] == odds["success_probability"]
+    assert r["chance"]["success_exact"] == odds["success"]
+    assert r["chance"]["success"] == odds["success_probability"]
 
 
 def test_physical_dice_have_chances_but_no_luck() -> None:
@@ -124,9 +126,15 @@ def test_a_placement_shares_the_odds_of_its_roll() -> None:
 
 
 def test_a_roll_whose_odds_are_too_costly_still_rolls_without_chances() -> None:
-    """notation refuses exact odds over its cost bound; a roll of it stands (luck and
-    chance null), and validate still agrees with it."""
-    params = {"expression": "50d100"}
+    """An old link's notation (grammar 1) refuses exact odds over its cost bound, while a
+    roll of it stands (luck and chance null), and validate still agrees with the roll. Under
+    grammar 2 the cost is checked when the expression is read: all three ops refuse it."""
+    costly = {"system": "notation", "params": {"expression": "50d100"}}
+    for req in ({"op": "roll", **costly, "seed": 3}, {"op": "odds", **costly},
+                {"op": "validate", "request": {"op": "roll", **costly, "seed": 3}}):
+        answer = call(req)
+        assert answer["ok"] is False and answer["error"]["field"] == "expression", req
+    params = {"expression": "50d100", "grammar": 1}
     assert call({"op": "odds", "system": "notation", "params": params})["ok"] is False
     request = {"op": "roll", "system": "notation", "params": params, "seed": 3}
     r = ok(request)

@@ -228,8 +228,8 @@ class NotationSystem(System[NotationParams]):
         out["margin"] = None
         if out["kind"] == "count":
             out["successes"] = out["total"]
-        else:
-            out["outcome"] = out["success"] = None
+        else:  # a sum is no test: no outcome, so no chance of one (its luck stays)
+            out["outcome"] = out["success"] = out["chance"] = None
         return out
 
     def odds_answer(self, odds: Odds, out: dict[str, Any]) -> dict[str, Any]:
