@@ -4,7 +4,9 @@ French and English."""
 
 from __future__ import annotations
 
+import base64
 import io
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -252,3 +254,31 @@ def test_bad_expression_is_shown_on_the_field(app: App) -> None:
         )
     page.fill(field, "3d6")
     page.wait_for_selector(f"{field}-error", state="hidden")
+
+
+def test_an_old_link_without_grammar_replays_under_the_former_reading(
+    new_app: Any, site: str
+) -> None:
+    """A #replay= link made before `grammar` existed is sent with grammar 1 (docs/api.md):
+    the same dice and total as the former reading gives for its seed."""
+    expression, seed = "3d6!", 5
+    payload = {"v": 1, "system": "notation", "mode": "roll", "seed": seed,
+               "params": {"expression": expression}}
+    text = base64.urlsafe_b64encode(json.dumps(payload).encode()).decode().rstrip("=")
+    other: App = new_app(site)
+    other.page.goto(f"{site}#replay={text}")
+    other.wait_ready()
+    other.page.wait_for_selector("#result .replay-badge")
+    old = local_handle({"op": "roll", "system": "notation", "seed": seed,
+                        "params": {"expression": expression, "grammar": 1}})["result"]
+    new = local_handle({"op": "roll", "system": "notation", "seed": seed,
+                        "params": {"expression": expression, "grammar": 2}})["result"]
+    faces = other.page.eval_on_selector_all(
+        "#result .die-cell", "(cells) => cells.map((c) => Number(c.dataset.face))"
+    )
+    assert faces == [d["final"] for d in old["dice"]]
+    assert other.page.text_content("#result .result-card [data-headline]") == str(old["total"])
+    assert old["params"]["grammar"] == 1
+    # This seed's dice differ between the two readings (a 6 explodes): a grammar 2 roll
+    # would show four dice here, not three.
+    assert [d["final"] for d in new["dice"]] != faces
