@@ -4,7 +4,9 @@ French and English."""
 
 from __future__ import annotations
 
+import base64
 import io
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -90,6 +92,29 @@ def test_free_dice_roll_odds_history_replay_and_qr(
     )
     assert dict(bars) == want
     assert page.get_attribute("#odds .totals-mean", "data-exact") == odds["result"]["mean"]
+    # The explosion cap is said where the odds are shown, only for exploding dice.
+    cap = page.locator("#odds .totals-cap")
+    if odds["result"]["explodes"]:
+        assert cap.get_attribute("data-cap") == str(odds["result"]["explode_cap"]) == "3"
+        assert "3" in (cap.text_content() or "")
+    else:
+        assert cap.count() == 0
+    # The roll bar: a sum's mean; a count's chance of at least one success (never a
+    # « chance of success » of 100 % for a sum).
+    bar = page.locator("#roll-chance")
+    if odds["result"]["kind"] == "sum":
+        assert odds["result"]["success_probability"] is None
+        page.wait_for_function(
+            "(m) => document.getElementById('roll-chance').dataset.mean === String(m)",
+            arg=odds["result"]["mean_value"],
+        )
+        assert bar.get_attribute("data-p") is None
+    else:
+        page.wait_for_function(
+            "(p) => document.getElementById('roll-chance').dataset.p === String(p)",
+            arg=odds["result"]["success_probability"],
+        )
+        assert bar.get_attribute("data-mean") is None
 
     # The roll: same total and dice as the engine gives for this seed.
     seed = 4242 + len(history(app))
@@ -108,7 +133,18 @@ def test_free_dice_roll_odds_history_replay_and_qr(
     assert card["tags"] == [" ".join(d["tags"]) for d in expected["dice"]]
     assert expected["explanation"][-1] in card["explanation"]
     assert str(expected["total"]) in str(want)  # a total the odds say can happen
+    # No margin anywhere; a sum has no tier either, a count its « at least one » tier.
+    assert page.locator("#result .number--margin").count() == 0
+    headline = page.text_content("#result .result-card [data-headline]")
+    assert headline == str(expected["headline"])
+    if expected["kind"] == "sum":
+        assert page.get_attribute("#result .result-card", "data-outcome") is None
+    else:
+        assert page.get_attribute("#result .result-card", "data-outcome") == expected["outcome"]
     entry = history(app)[0]
+    assert (entry["kind"], entry["headline"]) == (expected["kind"], expected["headline"])
+    sum_entry = page.locator("#history .history-entry >> nth=0")
+    assert sum_entry.locator(".history-success").count() == (0 if expected["kind"] == "sum" else 1)
     assert (entry["system"], entry["seed"]) == ("notation", seed)
     assert entry["params"]["expression"] == expression
     app.screenshot(f"notation-{size}-{lang}", full_page=True)
@@ -218,3 +254,31 @@ def test_bad_expression_is_shown_on_the_field(app: App) -> None:
         )
     page.fill(field, "3d6")
     page.wait_for_selector(f"{field}-error", state="hidden")
+
+
+def test_an_old_link_without_grammar_replays_under_the_former_reading(
+    new_app: Any, site: str
+) -> None:
+    """A #replay= link made before `grammar` existed is sent with grammar 1 (docs/api.md):
+    the same dice and total as the former reading gives for its seed."""
+    expression, seed = "3d6!", 5
+    payload = {"v": 1, "system": "notation", "mode": "roll", "seed": seed,
+               "params": {"expression": expression}}
+    text = base64.urlsafe_b64encode(json.dumps(payload).encode()).decode().rstrip("=")
+    other: App = new_app(site)
+    other.page.goto(f"{site}#replay={text}")
+    other.wait_ready()
+    other.page.wait_for_selector("#result .replay-badge")
+    old = local_handle({"op": "roll", "system": "notation", "seed": seed,
+                        "params": {"expression": expression, "grammar": 1}})["result"]
+    new = local_handle({"op": "roll", "system": "notation", "seed": seed,
+                        "params": {"expression": expression, "grammar": 2}})["result"]
+    faces = other.page.eval_on_selector_all(
+        "#result .die-cell", "(cells) => cells.map((c) => Number(c.dataset.face))"
+    )
+    assert faces == [d["final"] for d in old["dice"]]
+    assert other.page.text_content("#result .result-card [data-headline]") == str(old["total"])
+    assert old["params"]["grammar"] == 1
+    # This seed's dice differ between the two readings (a 6 explodes): a grammar 2 roll
+    # would show four dice here, not three.
+    assert [d["final"] for d in new["dice"]] != faces

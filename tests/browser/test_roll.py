@@ -53,9 +53,11 @@ def card(app: App) -> dict[str, Any]:
     return app.page.eval_on_selector(
         "#result .result-card",
         """(card) => ({
-            outcome: card.dataset.outcome,
-            label: card.querySelector('.tier-badge--big .tier-label')?.textContent,
-            margin: card.querySelector('.number--margin dd').textContent,
+            outcome: card.dataset.outcome ?? null,
+            label: card.querySelector(
+                '.tier-badge--big:not(.tier-badge--total) .tier-label')?.textContent ?? null,
+            margin: card.querySelector('.number--margin dd')?.textContent ?? null,
+            headline: card.querySelector('.tier-badge--big [data-headline]')?.textContent ?? null,
             numbers: Object.fromEntries([...card.querySelectorAll('.number')].map(
                 (n) => [n.dataset.key, n.querySelector('dd').textContent])),
             faces: [...card.querySelectorAll('.die-cell')].map((d) => Number(d.dataset.face)),
@@ -77,6 +79,17 @@ def test_each_system_rolls_through_the_interface(app: App, system_id: str) -> No
     expected = app.call({"op": "roll", "system": system_id, "params": {}, "seed": seed})
     assert expected == local_handle({"op": "roll", "system": system_id, "params": {}, "seed": seed})
     result = expected["result"]
+    if result.get("kind") == "sum":
+        # Free dice are no success test (issue 22): the total is the headline, no tier, no margin.
+        assert result["outcome"] is None and result["margin"] is None
+        assert shown["headline"] == str(result["headline"]) == str(result["total"])
+        assert shown["margin"] is None and shown["label"] is None and shown["outcome"] is None
+        stage = app.page.text_content("[data-roll-stage] [data-headline]")
+        assert stage == str(result["total"])
+        assert app.page.locator("[data-roll-stage] .verdict-margin").count() == 0
+        assert shown["faces"] == [d["final"] for d in result["dice"]]
+        wait_announced(app.page, f"Total {result['total']}.")
+        return
     assert shown["outcome"] == result["outcome"]
     assert shown["label"] == outcome_label(system_id, result["outcome"])
     assert shown["margin"] == signed(result["margin"])

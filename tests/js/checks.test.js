@@ -44,6 +44,19 @@ test("a history entry with plain params passes", () => {
   assert.equal(isHistoryEntry(entry({ params: { dice: [3, 4], placement: [1] } })), true);
 });
 
+test("free-dice entries pass with a null outcome and margin (a sum), and old ones still pass", () => {
+  // The engine's notation answer (docs/api.md): a sum has outcome and margin null.
+  const sum = entry({ system: "notation", params: { expression: "3d6", grammar: 2 }, outcome: null, margin: null, kind: "sum", headline: 14 });
+  assert.equal(isHistoryEntry(sum), true);
+  assert.equal(isHistoryEntry({ ...sum, kind: "count", outcome: "success", headline: 2 }), true);
+  // Stored before `kind`: outcome "total", the total as margin, no grammar.
+  assert.equal(isHistoryEntry(entry({ system: "notation", params: { expression: "3d6" }, outcome: "total", margin: 11 })), true);
+  assert.equal(isHistoryEntry({ ...sum, headline: "14" }), false);
+  assert.equal(isHistoryEntry({ ...sum, kind: { toString: null } }), false);
+  const verdict = CHECKS["pyrules:history"]([sum, entry()]);
+  assert.equal(verdict.ok, true);
+});
+
 test("a history entry whose params hold {toString: null} is refused", () => {
   assert.equal(isHistoryEntry(entry({ params: { value: TRAP } })), false);
 });

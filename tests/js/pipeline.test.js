@@ -190,6 +190,15 @@ test("the roll bar greys its chance out while the form shows an error, or the od
   assert.equal(rollBarState(noChance, true).key, null);
 });
 
+test("the roll bar of free dice: the mean of a sum, the chance of at least one success of a count", () => {
+  // Shapes of the engine's notation odds (docs/api.md): a sum has no success probability.
+  const sum = { mode: "single", charts: [{ side: "actor", odds: { kind: "sum", success_probability: null, mean_value: 10.5 } }], stale: false };
+  assert.deepEqual(rollBarState(sum, false), { key: "rollbar.mean", p: null, mean: 10.5, stale: false });
+  assert.equal(rollBarState(sum, true).stale, true);
+  const count = { mode: "single", charts: [{ side: "actor", odds: { kind: "count", success_probability: 0.83193 } }], stale: false };
+  assert.deepEqual(rollBarState(count, false), { key: "rollbar.atLeastOne", p: 0.83193, stale: false });
+});
+
 test("a sheet roll's history entry keeps the params the engine built, not a copy of the sheet", () => {
   const character = { id: "c1", name: "Alice", stats: { flame: 2 } };
   const request = { op: "roll", system: "d6", params: { sheet: { character, entry: "e1" } }, seed: 4 };

@@ -188,6 +188,21 @@ test("a replay link's request drops empty values and keeps its seed; physical ro
   assert.ok(!("seed" in oppose.request));
 });
 
+test("free dice linked or stored before `grammar` replay under the former reading (grammar 1); new ones as they are", () => {
+  const notation = system("notation");
+  const old = payloadRequest({ system: "notation", mode: "roll", params: { expression: "3d6!" }, seed: 4 }, "fr");
+  assert.deepEqual(old.request.params, { expression: "3d6!", grammar: 1 });
+  assert.deepEqual(old.load, { actor: { expression: "3d6!", grammar: 1 } });
+  const fresh = payloadRequest({ system: "notation", mode: "roll", params: { expression: "3d6!", grammar: 2 }, seed: 4 }, "fr");
+  assert.deepEqual(fresh.request.params, { expression: "3d6!", grammar: 2 });
+  const versus = payloadRequest({ system: "notation", mode: "oppose", actor: { expression: "1d6" }, opponent: { expression: "1d8", grammar: 2 }, seed: 1 }, "fr");
+  assert.deepEqual([versus.request.actor.grammar, versus.request.opponent.grammar], [1, 2]);
+  const entry = historyRequest({ system: "notation", mode: "roll", params: { expression: "2d6ro<2" } }, notation, { again: true, language: "fr" });
+  assert.deepEqual(entry.request.params, { expression: "2d6ro<2", grammar: 1 });
+  // Another system's params are never touched.
+  assert.deepEqual(payloadRequest({ system: "d100", mode: "roll", params: { value: 40 }, seed: 8 }, "fr").request.params, { value: 40 });
+});
+
 test("a placed roll's entry replays with the placement, the new outcome, and no luck", () => {
   const entry = { id: "e", params: { pot: 3 }, outcome: "failure", margin: -1, luck: 0.4 };
   const result = { outcome: "success", margin: 2 };

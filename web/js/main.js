@@ -26,6 +26,7 @@ import { installHooks } from "./roll/hooks.js";
 import { HistoryReplay, ReplayLinks } from "./roll/replay-links.js";
 import { OddsPanel } from "./roll/odds-panel.js";
 import { Placement, Roller, seedTaker } from "./roll/rolling.js";
+import { SavedExpressions } from "./roll/saved.js";
 import { announceIn, ResultCard, RollAnimation, stagePresenter } from "./widgets/result-card.js";
 import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
 import { SafeStart } from "./roll/safe-start.js";
@@ -110,6 +111,7 @@ const animation = new RollAnimation();
 const card = new ResultCard({ app, byId: $, animation, announce, placement: (system) => placement.model(system), banner: () => replayLinks.banner() });
 const picker = new SystemPicker({ app, byId: $, onPick: () => { saveState.flush(); card.clear(); forms.build(); refresh(); } });
 const roller = new Roller({ app, pipeline, byId: $, errors, card, animation });
+const saved = new SavedExpressions({ app, roller, engine, byId: $ }); // free dice kept by name (issue 23)
 const placement = new Placement({ app, engine, errors, card, animation, history, announce });
 const safe = new SafeStart({ app, showView, card, picker, forms });
 const guarded = (step) => safe.guarded(step);
@@ -153,7 +155,7 @@ function renderTableView(force = true) {
 async function startPage() {
   applyStatic(document);
   updateLangButtons();
-  wireControls({ app, byId: $, engine, gmTools, roller, card, forms, odds, bootPanel, history, saveState, openReplayLink: () => replayLinks.open(), onLang: () => screen.languageChanged() });
+  wireControls({ app, byId: $, engine, gmTools, roller, card, forms, odds, bootPanel, history, saveState, openReplayLink: () => replayLinks.open(), onLang: () => { screen.languageChanged(); saved.render(); } });
   card.clear();
   odds.draw();
   $("skip-hint").after(diceSettings());
@@ -162,6 +164,7 @@ async function startPage() {
   if (app.systems) buildAll();
   else history.render();
   forms.applyMode();
+  saved.render();
   await nextTask();
   characters.load();
 }

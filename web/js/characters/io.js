@@ -3,6 +3,7 @@
 // nothing, as it answered. Methods of CharactersView (view.js mixes them in).
 
 import { isObject } from "../lib/checks.js";
+import { checkedExpression, EXPRESSIONS_CHANGED, importedExpressions, mergeExpressions, readExpressions, writeExpressions } from "../lib/expressions.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { download, flash, stamp } from "../ui/ui.js";
 import { exportDocument, importList, newId, refusalTarget, statFields } from "./sheet.js";
@@ -14,7 +15,7 @@ const IMPORT_BYTES = 5e6;
 
 export class IoPart {
   exportAll() {
-    const text = JSON.stringify(exportDocument(this.characters), null, 2) + "\n";
+    const text = JSON.stringify(exportDocument(this.characters, readExpressions()), null, 2) + "\n";
     download(new Blob([text], { type: "application/json" }), `pyrules-${t("chars.fileName")}-${stamp()}.json`);
   }
 
@@ -41,8 +42,27 @@ export class IoPart {
       refuse(t(error.key, error.vars));
       return;
     }
-    if (!list.length) {
+    const imported = importedExpressions(data);
+    if (imported.error) {
+      refuse(t("import.expressions"));
+      return;
+    }
+    if (!list.length && !imported.list.length) {
       refuse(t("import.emptyFile"));
+      return;
+    }
+    // Every saved expression as the engine reads it (validate), before anything is written.
+    const expressions = [];
+    for (const [i, raw] of imported.list.entries()) {
+      const { item, error: refusal } = await checkedExpression((request) => this.ctx.engine.call(request), raw, lang());
+      if (refusal) {
+        refuse(t("import.expressionAt", { n: i + 1, name: String(raw.name).slice(0, 60), message: refusal.message || "" }));
+        return;
+      }
+      expressions.push(item);
+    }
+    if (!list.length) {
+      this.saveExpressions(expressions, refuse);
       return;
     }
     // Only what could never be a character is turned back here (not an object at all).
@@ -81,6 +101,17 @@ export class IoPart {
     this.changed();
     this.render();
     flash(this.message, t("import.done", { n: clean.length }));
+    if (expressions.length) this.saveExpressions(expressions, refuse, clean.length);
+  }
+
+  /** The imported expressions after the ones kept here (an id taken: a new one), said once saved. */
+  saveExpressions(expressions, refuse, characters = 0) {
+    if (!writeExpressions(mergeExpressions(readExpressions(), expressions))) {
+      refuse(t("import.expressionsNotStored"));
+      return;
+    }
+    window.dispatchEvent(new Event(EXPRESSIONS_CHANGED));
+    flash(this.message, t("import.doneExpressions", { n: characters, x: expressions.length }));
   }
 
   /** The engine's refusal of one imported character, naming it and what is wrong. */

@@ -131,8 +131,10 @@ export function refusalTarget(field) {
 
 export const EXPORT_FORMAT = "pyrules-characters";
 
-export function exportDocument(characters) {
-  return { format: EXPORT_FORMAT, version: 1, exported: new Date().toISOString(), characters };
+export function exportDocument(characters, expressions = []) {
+  // The saved free-dice expressions ride beside the characters (lib/expressions.js); a file
+  // without them (older ones) imports as before.
+  return { format: EXPORT_FORMAT, version: 1, exported: new Date().toISOString(), characters, expressions };
 }
 
 /** The characters of an export file (or {error}): the object form or a bare array. */

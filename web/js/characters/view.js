@@ -20,6 +20,7 @@ import { limits, newId } from "./sheet.js";
 import { SheetPart } from "./sheet-view.js";
 import * as store from "./store.js";
 import "./strings.js";
+import { readExpressions } from "../lib/expressions.js";
 
 export class CharactersView {
   /**
@@ -218,7 +219,7 @@ export class CharactersView {
       list.append(h("li", { class: "char-item", dataset: { id: character.id, system: character.system } }, card));
     }
     const exportButton = h("button", { type: "button", class: "button", id: "chars-export", text: t("chars.export") });
-    exportButton.disabled = !this.characters.length;
+    exportButton.disabled = !this.characters.length && !readExpressions().length; // saved expressions travel too
     exportButton.addEventListener("click", () => this.exportAll());
     const file = h("input", { type: "file", id: "chars-import-file", accept: ".json,application/json", class: "visually-hidden", tabindex: "-1", "aria-hidden": "true" });
     file.addEventListener("change", () => {

@@ -12,6 +12,7 @@
 
 import { debounce, h, storageGet, storageSet } from "../lib/dom.js";
 import { FairnessPanel } from "./fairness.js";
+import { entryHeadline } from "../widgets/entry.js";
 import { formatNumber, formatTime, t } from "../lib/i18n.js";
 import "./strings.js";
 
@@ -47,7 +48,9 @@ export function sessionRolls(entries, start) {
       }
     } else {
       const who = entry.who;
-      rolls.push({ key: who ? who.id || `npc:${who.name}` : NOBODY, name: who?.name || null, system: entry.system, outcome: entry.outcome, luck: fair ? entry.luck : null, extreme: entry.extreme ?? null });
+      // Free dice (entryHeadline) have no tiers: never a critical nor a fumble, luck alone.
+      const free = entryHeadline(entry) !== null;
+      rolls.push({ key: who ? who.id || `npc:${who.name}` : NOBODY, name: who?.name || null, system: entry.system, outcome: free ? null : entry.outcome, luck: fair ? entry.luck : null, extreme: free ? null : (entry.extreme ?? null) });
     }
   }
   return rolls;

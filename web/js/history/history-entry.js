@@ -9,6 +9,7 @@
 import { h } from "../lib/dom.js";
 import { formatSigned, formatTime, pick, t } from "../lib/i18n.js";
 import { formatPercent } from "../odds/odds.js";
+import { entryHeadline } from "../widgets/entry.js";
 import { tierBadge } from "../widgets/result.js"; // also adds "result.gap"
 import "./strings.js";
 import "../ui/strings.js";
@@ -42,12 +43,21 @@ export function renderHistoryEntry(history, entry, { onAgain, onReview, onShare 
   again.hidden = Boolean(combat);
   const review = button("history-replay", t("history.review"), t("history.reviewLabel", { time }), onReview, !system);
   const share = button("history-share", t("share.button"), t("share.label", { time }), (e, node) => onShare?.(e, node), !system || !onShare);
-  const badge = entry.mode === "oppose" || !system ? h("span", { class: ["tier-badge", "tier-badge--plain"], text: history.outcomeLabel(entry) }) : tierBadge(system, entry.outcome);
-  // An opposition is judged by its gap ("Écart", as on its result card), a roll by its margin.
-  const meta = [h("span", { text: entry.mode === "oppose" ? `${t("result.gap")} ${entry.margin}` : `${t("result.margin")} ${formatSigned(entry.margin)}` })];
+  // A free-dice sum (entry.kind, docs/api.md) has no tier: its badge is its total, plain.
+  const head = entryHeadline(entry);
+  const sum = head?.kind === "sum" || (entry.mode !== "oppose" && (entry.outcome === null || entry.outcome === undefined));
+  const plain = entry.mode === "oppose" || !system || sum;
+  const badge = plain ? h("span", { class: ["tier-badge", "tier-badge--plain"], text: history.outcomeLabel(entry) }) : tierBadge(system, entry.outcome);
+  // An opposition is judged by its gap ("Écart", as on its result card), a roll by its margin;
+  // free dice by their headline (a count: its successes; a sum: the badge says the total).
+  const meta = [];
+  if (entry.mode === "oppose") meta.push(h("span", { text: `${t("result.gap")} ${entry.margin}` }));
+  else if (head?.kind === "count") meta.push(h("span", { class: "history-headline", text: `${t("result.successes")} ${head.value}` }));
+  else if (!head && typeof entry.margin === "number") meta.push(h("span", { text: `${t("result.margin")} ${formatSigned(entry.margin)}` }));
+  const successKey = entry.kind === "count" ? "history.atLeastOneShort" : "history.successShort";
   meta.push(h("span", { text: entry.seed !== null && entry.seed !== undefined ? `${t("result.seed")} ${entry.seed}` : t("result.physical") }));
   const success = entry.mode === "oppose" ? null : percent(entry.success);
-  if (success !== null) meta.push(h("span", { class: "history-success", title: t("history.successTitle"), text: t("history.successShort", { percent: formatPercent(success) }) }));
+  if (success !== null) meta.push(h("span", { class: "history-success", title: t("history.successTitle"), text: t(successKey, { percent: formatPercent(success) }) }));
   const luck = entry.mode === "oppose" ? null : percent(entry.luck);
   if (luck !== null) meta.push(h("span", { class: "history-luck", title: t("history.luckTitle"), text: t("stats.luckShort", { percent: Math.round(luck * 100) }) }));
   const who = entry.mode === "oppose" ? "" : entry.who?.name || "";

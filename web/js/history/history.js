@@ -12,7 +12,7 @@ import { h } from "../lib/dom.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { summarize } from "../widgets/forms.js";
 import { renderHistoryEntry } from "./history-entry.js";
-import { sameRoll, whoText } from "../widgets/entry.js";
+import { entryHeadline, sameRoll, whoText } from "../widgets/entry.js";
 import { HISTORY_KEY, HistoryStore } from "./history-store.js";
 import { setAside } from "../lib/storage.js";
 import { download, stamp } from "../ui/ui.js";
@@ -163,8 +163,11 @@ export class History {
       if (who && who.name) return t("result.winnerNamed", { name: who.name });
       return entry.outcome === "actor" ? t("result.winnerActor") : entry.outcome === "opponent" ? t("result.winnerOpponent") : t("result.tie");
     }
+    // A free-dice sum has no outcome: its total is what it says (docs/api.md).
+    const head = entryHeadline(entry);
+    if (head?.kind === "sum") return `${t("result.total")} ${head.value}`;
     const outcome = system && system.outcomes.find((o) => o.id === entry.outcome);
-    return outcome ? pick(outcome.label) : entry.outcome;
+    return outcome ? pick(outcome.label) : (entry.outcome ?? "");
   }
 
   renderEntry(entry) {

@@ -70,6 +70,8 @@ export function isHistoryEntry(entry) {
   if (!isScalar(entry.outcome) || !optional(entry.margin, (m) => typeof m === "number")) return false;
   if (!optional(entry.seed, Number.isSafeInteger)) return false;
   if (!optional(entry.luck, (l) => typeof l === "number")) return false;
+  // Free dice: outcome and margin may be null (a sum), with the answer's kind and headline.
+  if (!optional(entry.kind, (k) => isText(k, 20)) || !optional(entry.headline, (n) => typeof n === "number")) return false;
   for (const key of ["who", "actorWho", "opponentWho"]) if (!optional(entry[key], isWho)) return false;
   if (entry.mode === "roll") return isParams(entry.params);
   if (entry.mode === "oppose") return isParams(entry.actor) && isParams(entry.opponent);
@@ -328,6 +330,21 @@ function checkCharacterMap(value) {
   return all ? good(kept) : bad(kept);
 }
 
+// ------------------------------------------------------------------------------ saved expressions
+
+/** A saved free-dice expression as stored (lib/expressions.js); the engine checked it when saved. */
+export function isSavedExpression(item) {
+  if (!isObject(item) || !isText(item.id, 100) || !item.id || !isText(item.name, 60) || !item.name.trim()) return false;
+  return isText(item.expression, 60) && Boolean(item.expression) && optional(item.grammar, Number.isInteger);
+}
+
+/** The saved expressions: a list; the good items are kept, the rest set aside (storage.js). */
+function checkExpressions(value) {
+  if (!Array.isArray(value)) return bad([]);
+  const kept = value.filter(isSavedExpression).slice(0, 200);
+  return kept.length === value.length ? good(value) : bad(kept);
+}
+
 /** The check of each localStorage key, by key. */
 export const CHECKS = {
   "pyrules:history": checkHistory,
@@ -338,4 +355,5 @@ export const CHECKS = {
   "pyrules:fight": checkFight,
   "pyrules:fight-undo": checkUndo,
   "pyrules:characters": checkCharacterMap,
+  "pyrules:expressions": checkExpressions,
 };

@@ -40,6 +40,10 @@ export function totalsChart(system, odds, title) {
       h("span", { class: "totals-mean", title: odds.mean, dataset: { exact: odds.mean } }, `${t("totals.mean")} ${formatNumber(odds.mean_value, { maximumFractionDigits: 2 })}`),
     ),
   );
+  // Exploding dice: the engine caps each die's explosions (docs/rules.md § 5); the odds say so.
+  if (odds.explodes && Number.isInteger(odds.explode_cap)) {
+    chart.append(h("p", { class: "totals-cap", dataset: { cap: odds.explode_cap }, text: t("totals.cap", { n: odds.explode_cap }) }));
+  }
   const peak = Math.max(...rows.map((r) => r.p));
   const bars = h("div", { class: "totals-bars", "aria-hidden": "true" });
   for (const row of rows) {

@@ -3,7 +3,7 @@
 // slow; the last charts kept, dimmed, while a side's fields are not valid.
 
 import { debounce, h } from "../lib/dom.js";
-import { lang, t } from "../lib/i18n.js";
+import { formatNumber, lang, t } from "../lib/i18n.js";
 import { formatPercent, oddsChart, versusChart } from "../odds/odds.js";
 import { sidesOf } from "./state.js";
 import "../widgets/strings.js";
@@ -218,8 +218,14 @@ export function rollBarState(lastOdds, formError = false) {
     p = lastOdds.versus.probabilities.actor;
     key = "rollbar.versus";
   } else if (lastOdds && lastOdds.mode !== "oppose" && lastOdds.charts.length) {
-    p = lastOdds.charts[0].odds.success_probability;
-    if (typeof p === "number") key = "rollbar.chance";
+    const odds = lastOdds.charts[0].odds;
+    // Free dice (docs/api.md): a sum has no chance of success, its mean is said instead; a
+    // count's chance is that of at least one success.
+    if (odds.kind === "sum" && typeof odds.mean_value === "number") {
+      return { key: "rollbar.mean", p: null, mean: odds.mean_value, stale: Boolean(lastOdds.stale || formError) };
+    }
+    p = odds.success_probability;
+    if (typeof p === "number") key = odds.kind === "count" ? "rollbar.atLeastOne" : "rollbar.chance";
   }
   if (typeof p !== "number") return { key: null, p: null, stale: false };
   return { key, p, stale: Boolean(lastOdds.stale || formError) };
@@ -228,11 +234,14 @@ export function rollBarState(lastOdds, formError = false) {
 /** Draw the roll bar's chance (see rollBarState). */
 export function updateRollBar(lastOdds, formError = false) {
   const node = chanceNode();
-  const { key, p, stale } = rollBarState(lastOdds, formError);
-  node.textContent = key ? t(key, { p: formatPercent(p) }) : "";
+  const { key, p, mean, stale } = rollBarState(lastOdds, formError);
+  const text = mean !== undefined ? t(key, { mean: formatNumber(mean, { maximumFractionDigits: 2 }) }) : key ? t(key, { p: formatPercent(p) }) : "";
+  node.textContent = text;
   node.hidden = !key;
   node.classList.toggle("is-stale", stale);
   node.toggleAttribute("data-stale", stale);
-  if (key) node.dataset.p = String(p);
+  if (key && p !== null) node.dataset.p = String(p);
   else delete node.dataset.p;
+  if (mean !== undefined) node.dataset.mean = String(mean);
+  else delete node.dataset.mean;
 }

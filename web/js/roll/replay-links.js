@@ -4,16 +4,23 @@
 import { h, prefersReducedMotion } from "../lib/dom.js";
 import { whoText } from "../widgets/entry.js";
 import { lang, t } from "../lib/i18n.js";
-import { decodeFragment, payloadFits, PREFIX } from "./replay.js";
+import { decodeFragment, payloadFits, PREFIX, withOldReading } from "./replay.js";
 
 /** A roll not from a link: the address loses its #replay= part. */
 export function dropReplayHash() {
   if (location.hash.startsWith(PREFIX)) window.history.replaceState(null, "", location.pathname + location.search);
 }
 
+/** A link's or entry's sides with the former free-dice reading where they predate it (replay.js). */
+function sidesWithOldReading(system, item) {
+  if (item.mode === "oppose") return { ...item, actor: withOldReading(system, item.actor), opponent: withOldReading(system, item.opponent) };
+  return { ...item, params: withOldReading(system, item.params) };
+}
+
 /** What a decoded link puts back: the params to load per side, the request, who rolled. */
 export function payloadRequest(payload, language) {
   const strip = (params) => Object.fromEntries(Object.entries(params || {}).filter(([, v]) => v !== null));
+  payload = sidesWithOldReading(payload.system, payload);
   const extra = {};
   let load;
   let request;
@@ -135,6 +142,7 @@ export class ReplayLinks {
  * again: the faces and placement are left out (a new roll); otherwise, empty values only.
  */
 export function historyRequest(entry, system, { again, language }) {
+  entry = sidesWithOldReading(system.id, entry);
   const drop = again ? new Set(system.fields.filter((f) => f.type === "faces" || f.type === "placement").map((f) => f.name)) : new Set();
   const strip = (params) => Object.fromEntries(Object.entries(params || {}).filter(([k, v]) => v !== null && !drop.has(k)));
   if (entry.mode === "oppose") {

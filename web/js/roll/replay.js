@@ -31,6 +31,16 @@ function cleanWho(who) {
   return { name: who.name.slice(0, 60), label: typeof who.label === "string" ? who.label.slice(0, 60) : "" };
 }
 
+/**
+ * Params stored or linked before free dice had a `grammar` (notation version 2): they were
+ * rolled under the former reading, so they replay with `grammar: 1` (docs/api.md, notation).
+ * A new link or entry carries the engine's echo of `grammar` and is left as it is.
+ */
+export function withOldReading(system, params) {
+  if (system !== "notation" || !params || typeof params !== "object") return params;
+  return params.grammar === undefined || params.grammar === null ? { ...params, grammar: 1 } : params;
+}
+
 /** What a replay link carries for a history entry. */
 export function payloadOf(entry) {
   const base = { v: 1, system: entry.system, mode: entry.mode === "oppose" ? "oppose" : "roll", seed: entry.seed ?? null };

@@ -39,7 +39,21 @@ export function entryFrom(request, result, extra = {}) {
     physical: Boolean(result.physical),
     faces: finalFaces(result),
     ...(result.extreme !== undefined ? { extreme: result.extreme } : {}),
+    // Free dice (docs/api.md): the answer's kind ("sum" / "count") and its headline number.
+    ...(typeof result.kind === "string" ? { kind: result.kind, headline: result.headline ?? result.total ?? null } : {}),
   };
+}
+
+/**
+ * The headline of a free-dice entry: {kind: "sum" | "count", value}, or null for any other
+ * roll. Entries made before the engine's answer had a `kind` (free dice then always answered
+ * outcome "total" with the total as margin) read as the sum they were.
+ */
+export function entryHeadline(entry) {
+  if (!entry || entry.mode === "oppose") return null;
+  if ((entry.kind === "sum" || entry.kind === "count") && typeof entry.headline === "number") return { kind: entry.kind, value: entry.headline };
+  if (entry.kind === undefined && entry.outcome === "total" && typeof entry.margin === "number") return { kind: "sum", value: entry.margin };
+  return null;
 }
 
 /** The faces a roll's dice show (after any placement), for the history line. */

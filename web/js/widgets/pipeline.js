@@ -40,6 +40,8 @@ export function luckOf(request, result) {
     return { actorLuck: side("actor"), opponentLuck: side("opponent") };
   }
   if (result.physical) return {};
+  // A free-dice sum is no success test: no chance of success is kept (its chance object says 1).
+  if (result.kind === "sum") return { luck: result.luck ?? null, success: null };
   return { luck: result.luck ?? null, success: result.chance?.success ?? null };
 }
 

@@ -29,7 +29,8 @@ function numberText(key, value) {
 /** The numbers of one roll; margin false: left out (a side of an opposition, judged by the gap). */
 function numbers(result, { margin = true } = {}) {
   const list = h("dl", { class: "result-numbers" });
-  if (margin) {
+  // Free dice (an answer with `kind`) have no margin: their number is the headline (issue 22).
+  if (margin && typeof result.margin === "number") {
     list.append(
       h("div", { class: "number number--margin", dataset: { key: "margin" } }, h("dt", { text: t("result.margin") }), h("dd", { text: formatSigned(result.margin) })),
     );
@@ -154,29 +155,60 @@ function placementBox(model) {
   );
 }
 
-/** A single roll. Returns {element, dice, announce}. */
-export function renderRoll(system, result, { placement } = {}) {
-  const info = outcomeInfo(system, result.outcome);
-  const card = h("article", { class: ["result-card", "result-card--roll"], dataset: { system: system.id } });
-  paint(card, info);
-  const { tray, animated } = diceTray(result, placement);
-  card.append(
-    h("header", { class: "result-head" }, tierBadge(system, result.outcome, "tier-badge--big"), numbers(result)),
-    tray,
-    placementBox(placement) || "",
-    explanation(result) || "",
-    meta(result),
-  );
-  const announce = t("result.announce", { outcome: info.label, margin: formatSigned(result.margin) });
-  return { element: card, dice: animated, announce, answer: result, verdict: () => stageVerdict(system, result.outcome, formatSigned(result.margin)) };
+/**
+ * The headline of a free-dice answer (`kind` "sum" or "count", docs/api.md): its total, or
+ * its successes, as the engine says; null for an answer without a `kind`.
+ */
+export function headlineOf(result) {
+  if (!result || (result.kind !== "sum" && result.kind !== "count")) return null;
+  const value = result.headline ?? result.total;
+  return typeof value === "number" ? { kind: result.kind, value } : null;
 }
 
-/** What the roll stage shows in large type once the dice land: tier (or who won), margin. */
-function stageVerdict(system, outcomeId, margin, winnerText = null, winner = null) {
+/** The neutral badge of a sum: its total in large type, no tier colour, tick or margin. */
+function totalBadge(headline, extraClass) {
+  const label = t(headline.kind === "count" ? "result.successes" : "result.total");
+  return h(
+    "div",
+    { class: ["tier-badge", "tier-badge--total", extraClass], dataset: { kind: headline.kind } },
+    h("span", { class: "tier-label", text: label }),
+    h("span", { class: "headline-value", dataset: { headline: "" }, text: String(headline.value) }),
+  );
+}
+
+/** A single roll. Returns {element, dice, announce}. */
+export function renderRoll(system, result, { placement } = {}) {
+  const headline = headlineOf(result);
+  const sum = headline?.kind === "sum";
+  const info = outcomeInfo(system, result.outcome);
+  const card = h("article", { class: ["result-card", "result-card--roll", sum ? "result-card--sum" : ""], dataset: { system: system.id } });
+  if (sum) card.dataset.kind = "sum";
+  else paint(card, info);
+  const { tray, animated } = diceTray(result, placement);
+  // A sum: its total alone; a count: its successes first, then its tier (at least one or none).
+  const badges = sum ? [totalBadge(headline, "tier-badge--big")] : [headline ? totalBadge(headline, "tier-badge--big") : "", tierBadge(system, result.outcome, "tier-badge--big")];
+  card.append(h("header", { class: "result-head" }, ...badges, numbers(result)), tray, placementBox(placement) || "", explanation(result) || "", meta(result));
+  const announce = headline
+    ? sum
+      ? t("result.announceTotal", { total: headline.value })
+      : t("result.announceCount", { outcome: info.label, n: headline.value })
+    : t("result.announce", { outcome: info.label, margin: formatSigned(result.margin) });
+  const verdict = () =>
+    headline ? stageVerdict(system, sum ? null : result.outcome, null, null, null, headline) : stageVerdict(system, result.outcome, formatSigned(result.margin));
+  return { element: card, dice: animated, announce, answer: result, verdict };
+}
+
+/**
+ * What the roll stage shows in large type once the dice land: tier (or who won), margin;
+ * for free dice, what the stage's headline is (a total, successes), and no margin.
+ */
+function stageVerdict(system, outcomeId, margin, winnerText = null, winner = null, headline = null) {
   const box = h("div", { class: "verdict", dataset: winner ? { winner } : {} });
+  // The number itself is the stage's own headline (stage/headline.js, the answer's): here its name.
+  if (headline) box.append(h("p", { class: "verdict-winner", text: t(headline.kind === "count" ? "result.successes" : "result.total") }));
   if (winnerText) box.append(h("p", { class: "verdict-winner", text: winnerText }));
   if (outcomeId) box.append(tierBadge(system, outcomeId, "tier-badge--stage"));
-  box.append(h("p", { class: "verdict-margin", text: t("stage.margin", { margin }) }));
+  if (margin !== null) box.append(h("p", { class: "verdict-margin", text: t("stage.margin", { margin }) }));
   return box;
 }
 
@@ -227,6 +259,7 @@ export function renderOppose(system, result, { names } = {}) {
   const animated = [];
   for (const side of ["actor", "opponent"]) {
     const roll = result[side];
+    const sideHeadline = headlineOf(roll);
     const { tray, animated: dice } = diceTray(roll, null);
     for (const die of dice) die.side = side;
     animated.push(...dice);
@@ -234,13 +267,13 @@ export function renderOppose(system, result, { names } = {}) {
       "section",
       { class: ["oppose-side", `oppose-side--${side}`, result.winner === side ? "is-winner" : ""], dataset: { side } },
       h("h3", { text: named(side) || t(side === "actor" ? "form.actor" : "form.opponent") }),
-      tierBadge(system, roll.outcome),
+      sideHeadline?.kind === "sum" ? totalBadge(sideHeadline) : tierBadge(system, roll.outcome),
       numbers(roll, { margin: false }),
       tray,
       // Open: each total with its parts ("D10 : 3, bonus +2, total 5").
       explanation(roll, true) || "",
     );
-    paint(section, outcomeInfo(system, roll.outcome));
+    if (sideHeadline?.kind !== "sum") paint(section, outcomeInfo(system, roll.outcome));
     sides.append(section);
   }
   card.append(sides);

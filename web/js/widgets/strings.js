@@ -46,6 +46,8 @@ addStrings({
     "result.extreme.high": "haut",
     "result.extreme.low": "bas",
     "result.announce": "{outcome}, marge {margin}.",
+    "result.announceTotal": "Total {total}.",
+    "result.announceCount": "{outcome}, {n} réussite(s).",
     "result.announceOppose": "{winner}, marge {margin}.",
     "result.winnerOutcome": "Résultat du vainqueur",
     "result.winnerImpact": "Impact du vainqueur",
@@ -107,6 +109,8 @@ addStrings({
     // rollbar.js
     "rollbar.chance": "Chances de réussite : {p}",
     "rollbar.versus": "Chances de l’emporter : {p}",
+    "rollbar.mean": "Total moyen : {mean}",
+    "rollbar.atLeastOne": "Chances d’au moins une réussite : {p}",
     // the result card (Fudge dice, stage margin) and the replay banner
     "die.describeFudge": "{kind} : {face}",
     "die.kind.fudge": "dé Fudge",
@@ -163,6 +167,8 @@ addStrings({
     "result.extreme.high": "high",
     "result.extreme.low": "low",
     "result.announce": "{outcome}, margin {margin}.",
+    "result.announceTotal": "Total {total}.",
+    "result.announceCount": "{outcome}, {n} success(es).",
     "result.announceOppose": "{winner}, margin {margin}.",
     "result.winnerOutcome": "Winner’s result",
     "result.winnerImpact": "Winner’s impact",
@@ -224,6 +230,8 @@ addStrings({
     // rollbar.js
     "rollbar.chance": "Chance of success: {p}",
     "rollbar.versus": "Chance to win: {p}",
+    "rollbar.mean": "Mean total: {mean}",
+    "rollbar.atLeastOne": "Chance of at least one success: {p}",
     // the result card (Fudge dice, stage margin) and the replay banner
     "die.describeFudge": "{kind}: {face}",
     "die.kind.fudge": "Fudge die",
