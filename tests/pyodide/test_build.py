@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import build
+import buildtools.wheel
 from pyrules.api import handle
 
 
@@ -86,7 +87,7 @@ def test_the_wheel_is_the_one_pyproject_defines() -> None:
 def test_a_backend_other_than_the_pinned_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     for requires in (["flit_core>=3"], ["flit_core==3.12.0"], ["setuptools>=61"], []):
         table = {"requires": requires, "build-backend": "flit_core.buildapi"}
-        monkeypatch.setattr(build, "_build_system", lambda table=table: table)
+        monkeypatch.setattr(buildtools.wheel, "_build_system", lambda table=table: table)
         with pytest.raises(build.BuildError, match="must require exactly"):
             build.build_wheel()
 
