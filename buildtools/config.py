@@ -30,12 +30,15 @@ PYODIDE_FILES = (
 
 #: Browser libraries vendored from npm (pinned in package-lock.json) into dist/vendor/: the 3D
 #: dice (three.js draws, cannon-es throws). Loaded by web/js/stage/dice3d.js with a dynamic import
-#: once the engine is ready, precached like every other file. dist name -> node_modules path.
+#: once the engine is ready. Each is bundled and minified by esbuild (buildtools/bundle.py) from
+#: its npm package: dist name -> npm package. Their licenses are copied (VENDOR_FILES).
+VENDOR_BUNDLES = {
+    "vendor/three.module.js": "three",
+    "vendor/cannon-es.js": "cannon-es",
+}
+#: Files copied as they are from node_modules: dist name -> node_modules path.
 VENDOR_FILES = {
-    "vendor/three.module.js": "three/build/three.module.js",
-    "vendor/three.core.js": "three/build/three.core.js",
     "vendor/three.LICENSE.txt": "three/LICENSE",
-    "vendor/cannon-es.js": "cannon-es/dist/cannon-es.js",
     "vendor/cannon-es.LICENSE.txt": "cannon-es/LICENSE",
 }
 
@@ -120,8 +123,20 @@ LINT_PATHS = ("pyrules", "tests", "bench", "tools", "build.py", "buildtools")
 
 #: Written into dist/ after the rest is hashed: not part of the build hash.
 GENERATED = ("version.json", "precache.json", "sw.js")
+#: Scripts of dist/ that get version.json's content baked in (files.bake) once the build is
+#: hashed, in place of the string BAKE_PLACEHOLDER: the engine worker, which then starts the
+#: runtime and the snapshot with no request before them.
+BAKED = ("js/engine/worker.js",)
+BAKE_PLACEHOLDER = '"__BUILD_INFO__"'
+BAKE_OPEN = "/* build.py: version.json */ "
+BAKE_CLOSE = " /* end */"
 #: Files of dist/ the service worker does not cache: itself, its manifest, GitHub's marker.
 NOT_PRECACHED = ("sw.js", "precache.json", ".nojekyll")
+#: Not in the offline copy either, though part of the build: the gzipped snapshot. The engine
+#: worker keeps the raw snapshot it restored in Cache Storage itself (web/js/engine/worker.js),
+#: so the offline copy does not hold it a second time; without that copy the worker starts
+#: from the runtime and the wheels, which are precached.
+NOT_PRECACHED_BUILD = ("engine/snapshot.bin.gz",)
 #: The service worker template in web/ and the two JSON strings build.py replaces in it.
 SW_TEMPLATE = "sw.js"
 SW_BUILD = '"__BUILD__"'

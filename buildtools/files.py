@@ -5,13 +5,19 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import json
 import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 from .config import (
+    BAKE_CLOSE,
+    BAKE_OPEN,
+    BAKE_PLACEHOLDER,
+    BAKED,
     GENERATED,
+    BuildError,
 )
 
 
@@ -79,18 +85,40 @@ def _web_files(web: Path) -> dict[str, Path]:
     return files
 
 
+def bake(text: str, info: dict[str, Any]) -> str:
+    """A script with version.json's content written in place of its BAKE_PLACEHOLDER (or of
+    the content baked in before): the script then needs no request to know its build."""
+    source = unbake(text)
+    if source.count(BAKE_PLACEHOLDER) != 1:
+        raise BuildError(f"a baked script must hold {BAKE_PLACEHOLDER} exactly once")
+    baked = BAKE_OPEN + json.dumps(info, separators=(",", ":"), sort_keys=True) + BAKE_CLOSE
+    return source.replace(BAKE_PLACEHOLDER, baked)
+
+
+def unbake(text: str) -> str:
+    """The script as it was before bake()."""
+    start = text.find(BAKE_OPEN)
+    if start < 0:
+        return text
+    end = text.index(BAKE_CLOSE, start) + len(BAKE_CLOSE)
+    return text[:start] + BAKE_PLACEHOLDER + text[end:]
+
+
 def tree_hash(dist: Path, exclude: tuple[str, ...] = GENERATED) -> str:
     """sha256 over the relative path and content of every file of dist/ (16 hex digits).
 
     The generated files (version.json, precache.json, sw.js) are left out: they are written
-    from this hash.
+    from this hash. The scripts of BAKED count as they were before version.json was baked in.
     """
     total = hashlib.sha256()
     for path in sorted(p for p in dist.rglob("*") if p.is_file()):
         rel = path.relative_to(dist).as_posix()
         if rel in exclude:
             continue
-        content = hashlib.sha256(path.read_bytes()).hexdigest()
+        data = path.read_bytes()
+        if rel in BAKED:
+            data = unbake(data.decode("utf-8")).encode("utf-8")
+        content = hashlib.sha256(data).hexdigest()
         total.update(f"{rel}\0{content}\n".encode())
     return total.hexdigest()[:16]
 

@@ -11,12 +11,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .bundle import WORKER_FILE, vendor_bundles, worker_bundle
 from .config import (
+    BAKED,
     DIST,
     EXTRA_WHEELS,
     GENERATED,
     MICROPIP_WHEEL,
     NOT_PRECACHED,
+    NOT_PRECACHED_BUILD,
     PACKAGE,
     PYODIDE_FILES,
     PYRULES_IMPORTS,
@@ -40,6 +43,7 @@ from .files import (
     _sync,
     _web_files,
     _write,
+    bake,
     tree_hash,
 )
 from .snapshot import EngineWheels, make_snapshot
@@ -72,10 +76,14 @@ def finish_site(dist: Path, info: dict[str, Any], template: Path = WEB / SW_TEMP
         raise BuildError(f"{template} is missing: it is the service worker template")
     info["build"] = tree_hash(dist)
     changed = _write(dist / "version.json", (json.dumps(info, indent=2) + "\n").encode())
+    for rel in BAKED:  # before the precache's integrity is taken
+        if (dist / rel).is_file():
+            text = bake((dist / rel).read_text(encoding="utf-8"), info)
+            changed += _write(dist / rel, text.encode("utf-8"))
     files = sorted(
         rel
         for rel in (p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file())
-        if rel not in NOT_PRECACHED
+        if rel not in NOT_PRECACHED and rel not in NOT_PRECACHED_BUILD
     )
     integrity = {rel: _integrity(dist / rel) for rel in files}
     manifest = {
@@ -150,6 +158,8 @@ def build(dist: Path = DIST) -> dict[str, Any]:
         engine_wheels.append((extra.file, path.read_bytes(), extra.imports))
     generated[f"wheels/{name}"] = wheel
     generated.update(vendor_files())
+    generated.update(vendor_bundles())
+    plan[WORKER_FILE] = worker_bundle()
     engine_wheels.append((name, wheel, PYRULES_IMPORTS))
     snapshot, snapshot_bytes = make_snapshot(pyodide_dir, micropip, engine_wheels)
     generated[SNAPSHOT_FILE] = snapshot
