@@ -1,7 +1,7 @@
 """The app's start against a bare loadPyodide() page, in Chromium, Firefox and WebKitGTK:
 
     python bench/engines.py [--engines chromium,firefox,webkit] [--rounds N] [--no-build]
-                            [--before DIR] [--hogs N]
+                            [--dist DIR] [--before DIR] [--hogs N]
 
 One server holds the built site (app/), a bare page that only awaits loadPyodide() from the
 app's own runtime (bare/, bench/boot.py's page) and, with --before, another build of the site
@@ -245,12 +245,13 @@ def main() -> int:
     parser.add_argument("--engines", default="chromium,firefox,webkit")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--dist", type=Path, default=build.DIST, help="the site to measure")
     parser.add_argument("--before", type=Path, help="another build of the site to compare")
     parser.add_argument("--hogs", type=int, default=0, help="busy-looping processes meanwhile")
     args = parser.parse_args()
     names = [n.strip() for n in args.engines.split(",") if n.strip()]
     if not args.no_build:
-        build.build()
+        build.build(args.dist)
     sites = ["app"] + (["before"] if args.before else [])
     rows: dict[str, dict[str, list[Any]]] = {
         n: {"bare": [], **{s: [] for s in sites}} for n in names
@@ -262,7 +263,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="pyrules-engines-") as tmp:
             root = Path(tmp) / "site"
             root.mkdir()
-            (root / "app").symlink_to(build.DIST.resolve(), target_is_directory=True)
+            (root / "app").symlink_to(args.dist.resolve(), target_is_directory=True)
             if args.before:
                 (root / "before").symlink_to(args.before.resolve(), target_is_directory=True)
             (root / "bare").mkdir()

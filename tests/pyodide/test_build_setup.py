@@ -93,3 +93,13 @@ def test_stages_are_a_list_to_extend() -> None:
     assert names.index("browsers and tools (apt)") < names.index("build dist/") < names.index(
         "pytest"
     )
+
+
+def test_lint_and_type_checks_cover_build_py_and_its_modules() -> None:
+    """build.py is the entry point; its parts live in buildtools/: ruff and mypy check both."""
+    assert {"build.py", "buildtools"} <= set(build.LINT_PATHS)
+    with (build.ROOT / "pyproject.toml").open("rb") as f:
+        mypy = tomllib.load(f)["tool"]["mypy"]
+    assert {"build.py", "buildtools"} <= set(mypy["files"])
+    modules = {p.stem for p in (build.ROOT / "buildtools").glob("*.py")}
+    assert {"provision", "site", "serve", "checks"} <= modules
