@@ -321,9 +321,7 @@ async function boot() {
     handle = await restore(pyodideModule, info);
     bootDone("snapshot", null);
     post({ type: "ready", version: info.version, build: info.build, path: "snapshot" });
-    if (snapshotSource === "network") {
-      post({ type: "snapshot", ...(await storeRawSnapshot(info, await snapshotPromise)) });
-    }
+    if (snapshotSource === "network") keepRawSnapshot(info, snapshotPromise); // not awaited
     return;
   } catch (error) {
     // A snapshot that could not be read says why; otherwise the restore itself failed.
@@ -339,21 +337,19 @@ async function boot() {
   handle = await fresh(pyodideModule, info);
   bootDone("fresh", fallback);
   post({ type: "ready", version: info.version, build: info.build, path: "fresh" });
-  if (snapshotSource === "cache") {
-    await refetchSnapshot(info);
-  }
+  if (snapshotSource === "cache") keepRawSnapshot(info, fetchSnapshot(info, fetchOK)); // refetched
 }
 
-/** After a stored raw copy failed: the site's gzipped snapshot, fetched, checked and stored. */
-async function refetchSnapshot(info) {
-  let bytes;
+/** Store the raw snapshot for the next start, after ready and without holding the requests
+ * (boot() does not wait for it); tells the page how it went. */
+async function keepRawSnapshot(info, bytesPromise) {
+  let outcome;
   try {
-    bytes = await fetchSnapshot(info, fetchOK);
+    outcome = await storeRawSnapshot(info, await bytesPromise);
   } catch (error) {
-    post({ type: "snapshot", stored: false, reason: message(error) });
-    return;
+    outcome = { stored: false, reason: message(error) };
   }
-  post({ type: "snapshot", ...(await storeRawSnapshot(info, bytes)) });
+  post({ type: "snapshot", ...outcome });
 }
 
 function bootDone(path, fallback) {
