@@ -1,7 +1,7 @@
 """The app's start against a bare loadPyodide() page, in Chromium, Firefox and WebKitGTK:
 
     python bench/engines.py [--engines chromium,firefox,webkit] [--rounds N] [--no-build]
-                            [--dist DIR] [--before DIR] [--hogs N]
+                            [--dist DIR] [--before DIR] [--hogs N] [--shaped N]
 
 One server holds the built site (app/), a bare page that only awaits loadPyodide() from the
 app's own runtime (bare/, bench/boot.py's page) and, with --before, another build of the site
@@ -18,9 +18,10 @@ Every time is read inside the page (performance marks, from navigation start). C
 driven by Playwright (Debian's chromium, never a downloaded one); Firefox ESR and WebKitGTK by
 the WebDriver set-up of tests/engines/ (BiDi for Firefox, WebKitWebDriver under an Xvfb of
 its own for WebKit). With --hogs N, N busy-looping processes run during the measures (a busy
-machine). Prints a Markdown table: medians (min-max) and the median of the per-round ratios to
-the bare page of the same round and engine, against the goals of issue 25. Nothing is
-asserted.
+machine). With --shaped N, N rounds of Chromium first visits through bench/shaped.py's link
+come first (the bare page and each site, no service worker). Prints a Markdown table:
+medians (min-max) and the median of the per-round ratios to the bare page of the same round
+and engine, against the goals of issue 25. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -189,6 +190,40 @@ def app(make: Callable[[str], Any], name: str, url: str) -> dict[str, Any]:
         engine.quit()
 
 
+def shaped_rounds(root: Path, sites: list[str], rounds: int) -> list[str]:
+    """Chromium first visits through bench/shaped.py's link (20 Mbit/s, 40 ms; no service
+    worker): the bare page and each site, interleaved; ratio to the bare page and bytes."""
+    import shaped
+    from playwright.sync_api import sync_playwright
+
+    rows: dict[str, list[dict[str, Any]]] = {"bare": [], **{s: [] for s in sites}}
+    boot.IDLE_WAIT_S = 0  # (boot.run_shaped waits for an idle CPU otherwise)
+    with shaped.shaped(root) as link, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS, headless=True
+        )
+        try:
+            for _ in range(rounds):
+                rows["bare"].append(
+                    boot.run_shaped(browser, link, link.base + "bare/index.html?only", True)
+                )
+                for site in sites:
+                    rows[site].append(boot.run_shaped(browser, link, link.base + site + "/", False))
+                print(f"shaped: {[(k, v[-1]) for k, v in rows.items()]}", file=sys.stderr)
+        finally:
+            browser.close()
+    lines = ["", "| shaped link (Chromium) | first visit | ratio | goal | bytes before ready |",
+             "|---|---|---|---|---|"]
+    for site in ["bare", *sites]:
+        times = [r["ready"] for r in rows[site]]
+        ratios = [r["ready"] / b["ready"] for r, b in zip(rows[site], rows["bare"], strict=True)]
+        mb = statistics.median(r["bytes"] for r in rows[site]) / 1e6
+        goal = "" if site == "bare" else "≤ 1.10× " + (
+            "pass" if statistics.median(ratios) <= 1.10 else "**FAIL**")
+        lines.append(f"| {site} | {fmt(times)} | {ratio(ratios)} | {goal} | {mb:.2f} MB |")
+    return lines
+
+
 def hog() -> None:
     while True:
         pass
@@ -250,6 +285,7 @@ def main() -> int:
     parser.add_argument("--dist", type=Path, default=build.DIST, help="the site to measure")
     parser.add_argument("--before", type=Path, help="another build of the site to compare")
     parser.add_argument("--hogs", type=int, default=0, help="busy-looping processes meanwhile")
+    parser.add_argument("--shaped", type=int, default=0, help="rounds over the shaped link")
     args = parser.parse_args()
     names = [n.strip() for n in args.engines.split(",") if n.strip()]
     if not args.no_build:
@@ -271,6 +307,7 @@ def main() -> int:
             (root / "bare").mkdir()
             (root / "bare" / "index.html").write_text(boot.BARE_PAGE, encoding="utf-8")
             (root / "bare" / "bare.js").write_text(boot.BARE_SCRIPT, encoding="utf-8")
+            shaped_lines = shaped_rounds(root, sites, args.shaped) if args.shaped else []
             with build.serving(root) as base, engines(names, Path(tmp)) as make:
                 for i in range(args.rounds):
                     for name in names:
@@ -289,6 +326,7 @@ def main() -> int:
         for process in hogs:
             process.terminate()
     print(report(rows, sites, args.rounds, args.hogs))
+    print("\n".join(shaped_lines))
     return 0
 
 
