@@ -313,7 +313,9 @@ def main() -> int:
                     for name in names:
                         started = time.perf_counter()
                         rows[name]["bare"].append(bare(make, name, base))
-                        for site in sites:
+                        # The sites take turns right after the bare page (a browser that just
+                        # quit may still be busy): every other round in the other order.
+                        for site in sites if i % 2 == 0 else sites[::-1]:
                             rows[name][site].append(app(make, name, base + site + "/"))
                         print(
                             f"round {i + 1} {name}: bare {rows[name]['bare'][-1]:.0f} ms, "
