@@ -249,21 +249,30 @@ def test_the_boot_asks_for_nothing_before_the_runtime_and_the_snapshot(
     wasm and the snapshot are asked for; no version.json or anything else before them."""
     with logged_site(dist_dir) as (url, log):
         app = new_app(url, service_workers="block")
-        app.open()
-        worker_url = url + build.WORKER_FILE
-        from_worker = [
-            path.lstrip("/")
-            for path, referer in list(log)
-            if referer == worker_url or referer.startswith(url + "pyodide/")
-        ]
-        needed = {"pyodide/pyodide.asm.wasm", build.SNAPSHOT_FILE}
-        assert needed <= set(from_worker), from_worker
-        until = max(from_worker.index(rel) for rel in needed)
-        early = from_worker[: until + 1]
-        assert set(early) <= RUNTIME, f"asked before the runtime and the snapshot: {early}"
-        assert "version.json" not in [path.lstrip("/") for path, _ in log]
-        app.check_clean()
-        app.context.close()
+        try:
+            check_request_order(app, url, log)
+        finally:
+            app.context.close()  # before the server goes
+
+
+def check_request_order(app: App, url: str, log: list[tuple[str, str]]) -> None:
+    """The worker's requests, in the order the server got them (see the test above)."""
+    app.open()
+    worker_url = url + build.WORKER_FILE
+    from_worker = [
+        path.lstrip("/")
+        for path, referer in list(log)
+        if referer == worker_url or referer.startswith(url + "pyodide/")
+    ]
+    needed = {"pyodide/pyodide.asm.wasm", build.SNAPSHOT_FILE}
+    assert needed <= set(from_worker), from_worker
+    until = max(from_worker.index(rel) for rel in needed)
+    early = from_worker[: until + 1]
+    assert set(early) <= RUNTIME, f"asked before the runtime and the snapshot: {early}"
+    assert "version.json" not in [path.lstrip("/") for path, _ in log]
+    app.check_clean()
+
+
 
 
 # --------------------------------------------------------------------------- the raw copy

@@ -82,8 +82,8 @@ function quiet(promise) {
 let RUNTIME_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "engine/snapshot.bin.gz"];
 const runtimeBytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0, over: false };
 
-// Resolved once the wasm and the snapshot were asked for (or the snapshot found stored): the
-// lazy wheels are only asked for after them.
+// Resolved once the answers for the wasm and the snapshot have begun (or the snapshot was found
+// stored): the lazy wheels are only asked for after them.
 let runtimeAskedResolve;
 const runtimeAsked = new Promise((resolve) => (runtimeAskedResolve = resolve));
 const askedFiles = new Set();
@@ -97,8 +97,8 @@ function watchRuntimeDownloads() {
   const originalFetch = self.fetch.bind(self);
   self.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
-    asked(url);
     const response = await originalFetch(input, init);
+    asked(url); // its answer has begun: the request is out
     const name = RUNTIME_FILES.find((file) => url.endsWith("/" + file));
     if (!name || !response.body || runtimeBytes.seen.has(name) || runtimeBytes.over) {
       return response;
