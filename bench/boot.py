@@ -61,7 +61,7 @@ ROLL = {"op": "roll", "system": "pool", "params": {"pot": 6, "flame": 2, "augmen
 IDLE_BELOW = 0.15
 IDLE_WAIT_S = 120
 TARGETS = {
-    "first": 0.60,
+    "first": 0.40,
     "later": 0.25,
     "update": 0.60,
     "shaped": 1.10,

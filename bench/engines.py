@@ -1,143 +1,334 @@
-"""First visits in Firefox and WebKitGTK: the build's snapshot against a start without it.
+"""The app's start against a bare loadPyodide() page, in Chromium, Firefox and WebKitGTK:
 
-    python bench/engines.py [firefox|webkit] [--rounds N]
+    python bench/engines.py [--engines chromium,firefox,webkit] [--rounds N] [--no-build]
+                            [--dist DIR] [--before DIR] [--hogs N] [--shaped N]
 
-No WebDriver needed (there is no geckodriver here): the browser opens a harness page that
-loads the app in an iframe, waits for the "pyrules:ready" mark, rolls once without a seed,
-and reports {ready, path, fallback, ms, seed} by loading /report?<json>, which this server
-records. Each visit is a fresh profile: firefox-esr -headless with a new profile folder, or
-WebKitGTK's MiniBrowser under xvfb-run. Two copies of dist/ are served: as built, and without
-the snapshot file (the worker then falls back to micropip: the engine's own fresh start).
-Prints one line per visit; nothing is asserted.
+One server holds the built site (app/), a bare page that only awaits loadPyodide() from the
+app's own runtime (bare/, bench/boot.py's page) and, with --before, another build of the site
+to compare (before/). For each round and each engine, interleaved so that noise hits every
+measure alike, each on a fresh profile:
+
+    bare    the bare page: navigation -> loadPyodide() resolved
+    first   the app: navigation -> performance mark "pyrules:ready"
+    later   the app again on the same profile (a new window; Firefox: the browser restarted),
+            once the service worker holds the offline copy and the worker kept the snapshot:
+            navigation -> "pyrules:ready"
+
+Every time is read inside the page (performance marks, from navigation start). Chromium is
+driven by Playwright (Debian's chromium, never a downloaded one); Firefox ESR and WebKitGTK by
+the WebDriver set-up of tests/engines/ (BiDi for Firefox, WebKitWebDriver under an Xvfb of
+its own for WebKit). With --hogs N, N busy-looping processes run during the measures (a busy
+machine). With --shaped N, N rounds of Chromium first visits through bench/shaped.py's link
+come first (the bare page and each site, no service worker). Prints a Markdown table:
+medians (min-max) and the median of the per-round ratios to the bare page of the same round
+and engine, against the goals of issue 25. Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
-import json
+import multiprocessing
 import os
-import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.parse
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import boot  # noqa: E402  (bench/boot.py: the bare page)
 
 import build  # noqa: E402
 
-MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
-TIMEOUT_S = 300
-HARNESS = '<!doctype html><meta charset="utf-8"><body><script src="harness.js"></script>'
-HARNESS_JS = """
-const target = new URLSearchParams(location.search).get("u");
-const frame = document.createElement("iframe");
-frame.src = target;
-frame.width = 1024;
-frame.height = 768;
-document.body.append(frame);
-const started = performance.now();
-const poll = setInterval(async () => {
-  const w = frame.contentWindow;
-  if (!w || !w.performance) return;
-  const ready = w.performance.getEntriesByName("pyrules:ready")[0];
-  if (!ready && performance.now() - started < 240000) return;
-  clearInterval(poll);
-  const boot = w.performance
-    .getEntriesByType("mark")
-    .find((m) => m.name.startsWith("pyrules:boot:"));
-  let seed = null;
-  try {
-    const request = { op: "roll", system: "pool", params: { pot: 6, flame: 2 } };
-    seed = (await w.pyrules.call(request)).result.seed;
-  } catch (error) {
-    seed = String(error);
-  }
-  const out = ready
-    ? { ready: Math.round(ready.startTime), path: boot && boot.name.split(":").pop(),
-        fallback: boot && boot.detail.fallback, ms: boot && boot.detail.ms, seed }
-    : { timeout: true };
-  location.href = "/report?" + encodeURIComponent(JSON.stringify(out));
-}, 100);
-"""
+READY = "performance.getEntriesByName('pyrules:ready').length > 0"
+READY_AT = "return performance.getEntriesByName('pyrules:ready')[0].startTime;"
+BOOT = """const m = performance.getEntriesByType('mark')
+  .find((e) => e.name.startsWith('pyrules:boot:'));
+if (!m) return null;
+// The worker's own timings, moved to the page's clock (ms from navigation).
+const shift = m.detail.origin - performance.timeOrigin;
+const at = Object.fromEntries(
+  Object.entries(m.detail.timings || {}).map(([k, v]) => [k, Math.round(v + shift)]));
+return [m.name.split(':').pop(), m.detail.source || null, at];"""
+BARE_AT = "return performance.getEntriesByName('bare:ready')[0].startTime;"
+#: Before a later visit, the same rule for every build: the offline copy is complete, and the
+#: raw snapshot is kept (a build whose worker keeps none: its boot mark has no `source`).
+SETTLED = (
+    "document.querySelector('#pwa-status[data-ready=\"true\"]') && ("
+    "performance.getEntriesByName('pyrules:snapshot:stored').length > 0"
+    " || !performance.getEntriesByName('pyrules:boot:snapshot')[0].detail.source)"
+)
+#: Issue 25's goals: engine -> (first, later), as ratios to the bare page.
+GOALS = {"chromium": (0.40, 0.25), "firefox": (0.50, 0.35), "webkit": (0.25, 0.15)}
+TIMEOUT_S = 240
 
 
-class Handler(build.SiteHandler):
-    quiet = True
-    reports: ClassVar[list[dict[str, Any]]] = []
+class Chromium:
+    """The tests/engines interface (open, js, wait, relaunch, quit) over Playwright."""
 
-    def do_GET(self) -> None:
-        if self.path.startswith("/report?"):
-            text = urllib.parse.unquote(self.path.split("?", 1)[1])
-            self.reports.append(json.loads(text))
-            self.send_response(200)
-            self.send_header("Content-Length", "2")
-            self.end_headers()
-            self.wfile.write(b"ok")
-            return
-        super().do_GET()
-
-
-def serve(directory: Path) -> str:
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Handler, directory=str(directory))
-    )
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return build.server_url(server)
-
-
-def command(engine: str, url: str, profile: str) -> list[str]:
-    if engine == "firefox":
-        return ["firefox-esr", "-headless", "-no-remote", "-profile", profile, url]
-    return ["xvfb-run", "-a", MINIBROWSER, url]
-
-
-def visit(engine: str, base: str) -> dict[str, Any]:
-    url = base + "harness.html?u=" + urllib.parse.quote(base + "app/")
-    before = len(Handler.reports)
-    with tempfile.TemporaryDirectory(prefix="pyrules-engine-") as profile:
-        proc = subprocess.Popen(
-            command(engine, url, profile),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
+    def __init__(self, playwright: Any, profile: Path) -> None:
+        self.context = playwright.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=build.find_chromium(),
+            args=build.CHROMIUM_ARGS,
+            headless=True,
+            viewport={"width": 1024, "height": 768},
         )
-        deadline = time.monotonic() + TIMEOUT_S
-        while len(Handler.reports) == before and proc.poll() is None:
-            if time.monotonic() > deadline:
-                break
-            time.sleep(0.2)  # polling a child process: no event to wait on
-        if proc.poll() is None:
-            os.killpg(proc.pid, 9)  # the browser this script started, and its children
-        proc.wait()
-    return Handler.reports[-1] if len(Handler.reports) > before else {"report": None}
+        self.page = self.context.pages[0] if self.context.pages else self.context.new_page()
+
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+
+    def js(self, body: str, *args: Any) -> Any:
+        return self.page.evaluate(f"async (args) => {{ {body} }}", list(args))
+
+    def wait(self, condition: str, timeout: float = TIMEOUT_S) -> None:
+        self.page.wait_for_function(f"() => ({condition})", timeout=timeout * 1000)
+
+    def relaunch(self) -> None:
+        old, self.page = self.page, self.context.new_page()
+        old.close()
+
+    def quit(self) -> None:
+        self.context.close()
+
+
+@contextmanager
+def engines(names: list[str], tmp: Path) -> Iterator[Callable[[str], Any]]:
+    """make(name) -> a new browser of that engine on a fresh profile (quit by the caller)."""
+    from tests.engines import conftest as ec
+    from tests.engines.bidi import write_profile
+
+    playwright = None
+    if "chromium" in names:
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
+    xvfb = None
+    display = ""
+    if "webkit" in names:
+        _, _, xvfb_path = ec.webkit_tools()
+        xvfb = subprocess.Popen(
+            [xvfb_path, "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+        )
+        assert xvfb.stdout is not None
+        display = ":" + xvfb.stdout.readline().strip()
+    count = 0
+
+    def make(name: str) -> Any:
+        nonlocal count
+        count += 1
+        profile = tmp / f"{name}-{count}"
+        profile.mkdir()
+        if name == "chromium":
+            return Chromium(playwright, profile)
+        if name == "firefox":
+            write_profile(profile / "profile")
+            return ec.FirefoxEngine(ec.firefox_binary(), profile / "profile")
+        driver, browser, _ = ec.webkit_tools()
+        (profile / "run").mkdir(mode=0o700)
+        env = {
+            "PATH": "/usr/bin:/bin", "HOME": str(profile), "DISPLAY": display,
+            "XDG_DATA_HOME": str(profile / "data"), "XDG_CACHE_HOME": str(profile / "cache"),
+            "XDG_CONFIG_HOME": str(profile / "config"), "XDG_RUNTIME_DIR": str(profile / "run"),
+            "LIBGL_ALWAYS_SOFTWARE": "1",
+        }
+        return ec.WebKit(driver, browser, env)
+
+    try:
+        yield make
+    finally:
+        if playwright is not None:
+            playwright.stop()
+        if xvfb is not None:
+            xvfb.terminate()
+            xvfb.wait(timeout=30)
+
+
+def wait(engine: Any, condition: str, timeout: float = TIMEOUT_S) -> bool:
+    try:
+        engine.wait(condition, timeout=timeout)
+    except Exception:
+        return False
+    return True
+
+
+def bare(make: Callable[[str], Any], name: str, base: str) -> float:
+    engine = make(name)
+    try:
+        engine.open(base + "bare/index.html?only")
+        wait(engine, "performance.getEntriesByName('bare:ready').length > 0")
+        return float(engine.js(BARE_AT))
+    finally:
+        engine.quit()
+
+
+def app(make: Callable[[str], Any], name: str, url: str) -> dict[str, Any]:
+    """First and later visit of the app at `url` on one fresh profile."""
+    engine = make(name)
+    try:
+        engine.open(url)
+        if not wait(engine, READY):
+            return {"first": None, "later": None}
+        first = float(engine.js(READY_AT))
+        first_path = engine.js(BOOT)
+        settled = wait(engine, SETTLED, timeout=90)
+        engine.relaunch()
+        engine.open(url)
+        wait(engine, READY)
+        return {"first": first, "later": float(engine.js(READY_AT)), "paths": [
+            first_path, engine.js(BOOT)], "settled": settled}
+    finally:
+        engine.quit()
+
+
+def shaped_rounds(root: Path, sites: list[str], rounds: int) -> list[str]:
+    """Chromium first visits through bench/shaped.py's link (20 Mbit/s, 40 ms; no service
+    worker): the bare page and each site, interleaved; ratio to the bare page and bytes."""
+    import shaped
+    from playwright.sync_api import sync_playwright
+
+    rows: dict[str, list[dict[str, Any]]] = {"bare": [], **{s: [] for s in sites}}
+    boot.IDLE_WAIT_S = 0  # (boot.run_shaped waits for an idle CPU otherwise)
+    with shaped.shaped(root) as link, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS, headless=True
+        )
+        try:
+            for _ in range(rounds):
+                rows["bare"].append(
+                    boot.run_shaped(browser, link, link.base + "bare/index.html?only", True)
+                )
+                for site in sites:
+                    rows[site].append(boot.run_shaped(browser, link, link.base + site + "/", False))
+                print(f"shaped: {[(k, v[-1]) for k, v in rows.items()]}", file=sys.stderr)
+        finally:
+            browser.close()
+    lines = ["", "| shaped link (Chromium) | first visit | ratio | goal | bytes before ready |",
+             "|---|---|---|---|---|"]
+    for site in ["bare", *sites]:
+        times = [r["ready"] for r in rows[site]]
+        ratios = [r["ready"] / b["ready"] for r, b in zip(rows[site], rows["bare"], strict=True)]
+        mb = statistics.median(r["bytes"] for r in rows[site]) / 1e6
+        goal = "" if site == "bare" else "≤ 1.10× " + (
+            "pass" if statistics.median(ratios) <= 1.10 else "**FAIL**")
+        lines.append(f"| {site} | {fmt(times)} | {ratio(ratios)} | {goal} | {mb:.2f} MB |")
+    return lines
+
+
+def hog() -> None:
+    while True:
+        pass
+
+
+def fmt(values: list[float]) -> str:
+    if not values:
+        return "–"
+    return f"{statistics.median(values):,.0f} ms ({min(values):,.0f}–{max(values):,.0f})"
+
+
+def ratio(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f}×" if values else "–"
+
+
+def report(rows: dict[str, dict[str, list[Any]]], sites: list[str], rounds: int, hogs: int) -> str:
+    lines = [
+        f"{rounds} round(s), interleaved; {os.cpu_count()} CPUs"
+        + (f", beside {hogs} CPU hog(s)" if hogs else "")
+        + f", load {os.getloadavg()[0]:.1f} at the end."
+        " Times from navigation start, median (min–max); a ratio is the median of the"
+        " per-round ratios to that round's bare page in the same engine.",
+        "",
+        "| engine | bare `loadPyodide()` | site | first visit | ratio | goal | later visit | ratio"
+        " | goal |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, data in rows.items():
+        goal_first, goal_later = GOALS[name]
+        for site in sites:
+            firsts, laters, r_first, r_later = [], [], [], []
+            for b, visit in zip(data["bare"], data[site], strict=True):
+                if visit["first"] is not None:
+                    firsts.append(visit["first"])
+                    r_first.append(visit["first"] / b)
+                if visit["later"] is not None:
+                    laters.append(visit["later"])
+                    r_later.append(visit["later"] / b)
+
+            def verdict(values: list[float], goal: float) -> str:
+                if not values:
+                    return f"≤ {goal:.2f}×"
+                ok = statistics.median(values) <= goal
+                return f"≤ {goal:.2f}× {'pass' if ok else '**FAIL**'}"
+
+            lines.append(
+                f"| {name} | {fmt(data['bare'])} | {site} | {fmt(firsts)} | {ratio(r_first)} | "
+                f"{verdict(r_first, goal_first)} | {fmt(laters)} | {ratio(r_later)} | "
+                f"{verdict(r_later, goal_later)} |"
+            )
+    return "\n".join(lines)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("engine", choices=["firefox", "webkit"])
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--engines", default="chromium,firefox,webkit")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--dist", type=Path, default=build.DIST, help="the site to measure")
+    parser.add_argument("--before", type=Path, help="another build of the site to compare")
+    parser.add_argument("--hogs", type=int, default=0, help="busy-looping processes meanwhile")
+    parser.add_argument("--shaped", type=int, default=0, help="rounds over the shaped link")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="pyrules-engines-") as tmp:
-        root = Path(tmp)
-        for name in ("snapshot", "fresh"):
-            shutil.copytree(build.DIST, root / name / "app")
-            (root / name / "harness.html").write_text(HARNESS, encoding="utf-8")
-            (root / name / "harness.js").write_text(HARNESS_JS, encoding="utf-8")
-        (root / "fresh" / "app" / build.SNAPSHOT_FILE).unlink()
-        bases = {name: serve(root / name) for name in ("snapshot", "fresh")}
-        for i in range(args.rounds):
-            for name, base in bases.items():
-                print(f"{args.engine} round {i + 1} {name}: {json.dumps(visit(args.engine, base))}")
-                sys.stdout.flush()
+    names = [n.strip() for n in args.engines.split(",") if n.strip()]
+    if not args.no_build:
+        build.build(args.dist)
+    sites = ["app"] + (["before"] if args.before else [])
+    rows: dict[str, dict[str, list[Any]]] = {
+        n: {"bare": [], **{s: [] for s in sites}} for n in names
+    }
+    hogs = [multiprocessing.Process(target=hog, daemon=True) for _ in range(args.hogs)]
+    for process in hogs:
+        process.start()
+    try:
+        with tempfile.TemporaryDirectory(prefix="pyrules-engines-") as tmp:
+            root = Path(tmp) / "site"
+            root.mkdir()
+            (root / "app").symlink_to(args.dist.resolve(), target_is_directory=True)
+            if args.before:
+                (root / "before").symlink_to(args.before.resolve(), target_is_directory=True)
+            (root / "bare").mkdir()
+            (root / "bare" / "index.html").write_text(boot.BARE_PAGE, encoding="utf-8")
+            (root / "bare" / "bare.js").write_text(boot.BARE_SCRIPT, encoding="utf-8")
+            shaped_lines = shaped_rounds(root, sites, args.shaped) if args.shaped else []
+            with build.serving(root) as base, engines(names, Path(tmp)) as make:
+                for i in range(args.rounds):
+                    for name in names:
+                        started = time.perf_counter()
+                        rows[name]["bare"].append(bare(make, name, base))
+                        # The sites take turns right after the bare page (a browser that just
+                        # quit may still be busy): every other round in the other order.
+                        for site in sites if i % 2 == 0 else sites[::-1]:
+                            rows[name][site].append(app(make, name, base + site + "/"))
+                        print(
+                            f"round {i + 1} {name}: bare {rows[name]['bare'][-1]:.0f} ms, "
+                            + ", ".join(f"{s} {rows[name][s][-1]}" for s in sites)
+                            + f" [{time.perf_counter() - started:.0f} s,"
+                            f" load {os.getloadavg()[0]:.1f}]",
+                            file=sys.stderr, flush=True,
+                        )
+    finally:
+        for process in hogs:
+            process.terminate()
+    print(report(rows, sites, args.rounds, args.hogs))
+    print("\n".join(shaped_lines))
     return 0
 
 

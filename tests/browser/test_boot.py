@@ -11,7 +11,7 @@ import pytest
 
 import build
 
-from .conftest import ROOT, App, local_handle
+from .conftest import ROOT, SETTLED, App, local_handle
 
 CSP = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
@@ -236,5 +236,42 @@ def test_a_first_visit_can_fill_the_forms_while_the_engine_starts(new_app: Any, 
     app.wait_ready()
     assert page.input_value("#f-actor-d100-value") == "58"
     app.roll_matches("d100", {"value": 58}, seed=9)
+    app.check_clean()
+    app.context.close()
+
+
+# --------------------------------------------------------------------------- layout shift
+
+#: The page's layout shifts (PerformanceObserver "layout-shift", not after an input), from the
+#: first paint on: [[time, value, what moved]].
+SHIFTS = """
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.hadRecentInput) continue;
+    window.__shifts.push([e.startTime, e.value,
+      e.sources.map((s) => (s.node && (s.node.id || s.node.className || s.node.nodeName)) || "?")]);
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+@pytest.mark.parametrize("size", [(412, 823), (768, 1024)], ids=["phone", "tablet"])
+def test_the_boot_moves_nothing(new_app: Any, site: str, size: tuple[int, int]) -> None:
+    """Issue 25: the cumulative layout shift of a first visit and of a later one, from the first
+    paint until the page has settled after ready, stays within 0.05 (the boot panel is out of
+    the flow; the roll view shows once its forms are drawn)."""
+    app = new_app(site, viewport={"width": size[0], "height": size[1]})
+    app.context.add_init_script(SHIFTS)
+    for visit in ("first", "later"):
+        if visit == "first":
+            app.open()
+        else:
+            app.reload()
+        app.page.wait_for_function(SETTLED)
+        assert app.page.get_attribute("body", "data-drawn") == "true"
+        shifts = app.page.evaluate("() => window.__shifts")
+        total = sum(value for _, value, _ in shifts)
+        assert total <= 0.05, f"{visit} visit at {size}: CLS {total:.3f}: {shifts}"
     app.check_clean()
     app.context.close()

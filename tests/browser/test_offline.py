@@ -75,7 +75,12 @@ def test_precache_manifest_lists_every_file_of_the_build(dist_dir: Path) -> None
     manifest = precache(dist_dir)
     assert manifest["build"] == info["build"] == build.tree_hash(dist_dir)
     on_disk = {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()}
-    assert manifest["files"] == sorted(on_disk - {"sw.js", "precache.json", ".nojekyll"})
+    # Not the gzipped snapshot: the engine worker keeps the raw one it restored
+    # (test_snapshot.py), so the offline copy does not hold it twice.
+    assert set(build.NOT_PRECACHED_BUILD) == {build.SNAPSHOT_FILE}
+    assert manifest["files"] == sorted(
+        on_disk - {"sw.js", "precache.json", ".nojekyll", build.SNAPSHOT_FILE}
+    )
     for needed in (
         "index.html",
         "version.json",
@@ -119,7 +124,8 @@ def test_a_changed_file_makes_a_new_build(dist_dir: Path, tmp_path: Path) -> Non
     assert build.finish_site(site, dict(info)) == 0  # nothing changed, nothing rewritten
     with (site / "css" / "pwa.css").open("a") as f:
         f.write("/* v2 */\n")
-    assert build.finish_site(site, info) == 3  # version.json, precache.json, sw.js
+    # version.json, precache.json, sw.js, and the worker that has version.json baked in
+    assert build.finish_site(site, info) == 3 + len(build.BAKED)
     assert info["build"] != old_build
     assert json.loads((site / "version.json").read_text())["build"] == info["build"]
     assert precache(site)["build"] == info["build"]
@@ -213,6 +219,8 @@ def wait_ready_offline(app: App) -> dict[str, Any]:
     return state
 
 
+#: The engine worker stored the raw snapshot it restored (engine.js marks it).
+RAW_STORED = "() => performance.getEntriesByName('pyrules:snapshot:stored').length > 0"
 CACHE_CHECK = """
 async (files) => {
   const names = await caches.keys();
@@ -245,13 +253,18 @@ def test_opens_and_rolls_with_the_server_gone(launch: Any, dist_dir: Path, tmp_p
         assert app.page.evaluate("() => navigator.serviceWorker.controller.scriptURL") == (
             url + "sw.js"
         )
+        # The engine worker kept the raw snapshot it restored, in a cache of its own for
+        # this build (test_snapshot.py): the offline start restores it.
+        app.page.wait_for_function(RAW_STORED)
         cached = app.page.evaluate(CACHE_CHECK, manifest["files"])
-        assert cached["names"] == [f"pyrules:{PREFIX}:{manifest['build']}"]
+        assert sorted(cached["names"]) == [
+            f"pyrules-engine:{PREFIX}:{manifest['build']}",
+            f"pyrules:{PREFIX}:{manifest['build']}",
+        ]
         assert set(cached["files"]) == set(manifest["files"])
         for rel, (status, ctype) in cached["files"].items():
             assert (status, ctype) == (200, CONTENT_TYPES[Path(rel).suffix]), rel
-        # The engine's memory snapshot is part of the offline copy (test_snapshot.py).
-        assert build.SNAPSHOT_FILE in cached["files"]
+        assert build.SNAPSHOT_FILE not in cached["files"]
         app.check_clean()
         context.close()
 
@@ -263,8 +276,11 @@ def test_opens_and_rolls_with_the_server_gone(launch: Any, dist_dir: Path, tmp_p
     app.expected_errors = OFFLINE_NOISE
     app.open()  # waits for performance.mark("pyrules:ready")
     assert app.page.evaluate("() => navigator.serviceWorker.controller !== null")
-    # Offline too, the engine starts from the build's snapshot, from the offline copy.
-    assert app.page.evaluate("() => performance.getEntriesByName('pyrules:boot:snapshot').length")
+    # Offline too, the engine starts from the build's snapshot: the raw copy the worker kept.
+    source = app.page.evaluate(
+        "() => performance.getEntriesByName('pyrules:boot:snapshot')[0].detail.source"
+    )
+    assert source == "cache"
     answer = app.call({"op": "roll", "system": "d6", "params": {}})
     assert answer["ok"] is True and answer["result"]["system"] == "d6"
     app.roll()  # through the interface's Roll button
@@ -335,16 +351,17 @@ def test_update_banner_switches_build_and_keeps_history(
             timeout=BOOT_TIMEOUT_MS,
         )
         assert banner.text_content() == "Update"
-        # Downloaded in the background, with the rest of version 2, before the player asks.
+        # Downloaded in the background, with the rest of version 2, before the player asks
+        # (not its snapshot: the offline copy holds no gzipped snapshot).
         waiting_cache = f"pyrules:/:{info2['build']}"
         stored = app.page.evaluate(
             """async ([name, rel]) => {
               const hit = await (await caches.open(name)).match(new URL(rel, location.href).href);
               return hit ? (await hit.arrayBuffer()).byteLength : null;
             }""",
-            [waiting_cache, build.SNAPSHOT_FILE],
+            [waiting_cache, "css/pwa.css"],
         )
-        assert stored == len(snapshot2)
+        assert stored == (v2 / "css" / "pwa.css").stat().st_size
         assert "New version available" in (app.page.text_content("#pwa-update") or "")
         assert banner.bounding_box()["height"] >= 44
         app.screenshot("update-banner")
@@ -358,17 +375,23 @@ def test_update_banner_switches_build_and_keeps_history(
             banner.click()
         app.wait_ready()
         assert app.page.evaluate("() => window.pyrules.ready")["build"] == info2["build"]
-        # The first start of version 2 restored version 2's snapshot.
+        # The first start of version 2 restored version 2's snapshot, from the site (not
+        # version 1's raw copy), and kept it raw in place of version 1's.
         boot = app.page.evaluate(
-            "() => performance.getEntriesByType('mark')"
-            ".find((m) => m.name.startsWith('pyrules:boot:')).name"
+            "() => [performance.getEntriesByType('mark')"
+            ".find((m) => m.name.startsWith('pyrules:boot:'))].map((m) => ({name: m.name,"
+            " detail: m.detail}))[0]"
         )
-        assert boot == "pyrules:boot:snapshot"
+        assert boot["name"] == "pyrules:boot:snapshot"
+        assert boot["detail"]["source"] == "network"
+        assert any(url.endswith("/" + build.SNAPSHOT_FILE) for url in app.requests)
         state = wait_ready_offline(app)
         assert state["build"] == info2["build"] and state["update"] is None
+        app.page.wait_for_function(RAW_STORED)
         names = app.page.evaluate("() => caches.keys()")
-        # The old build's cache is gone.
-        assert names == [f"pyrules:/:{info2['build']}"]
+        # The old build's caches are gone.
+        build2 = info2["build"]
+        assert sorted(names) == [f"pyrules-engine:/:{build2}", f"pyrules:/:{build2}"]
         assert app.page.evaluate("() => localStorage.getItem('pyrules:history')") == kept
         assert app.page.locator("#history > li:not(.history-empty)").count() == 1
         assert app.page.evaluate("() => document.documentElement.lang") == "en"
@@ -424,8 +447,8 @@ def test_a_deleted_or_partial_offline_copy_is_refilled(
         assert page.evaluate(UNTIL_COMPLETE, [name, manifest["files"], BOOT_TIMEOUT_MS]) == 0
         page.wait_for_selector(READY_OFFLINE, timeout=BOOT_TIMEOUT_MS)
 
-        # Part of it is gone, the snapshot among them; the next start refills it.
-        gone = [build.SNAPSHOT_FILE, "pyodide/pyodide.asm.wasm", "js/main.js"]
+        # Part of it is gone, the runtime among it; the next start refills it.
+        gone = ["pyodide/python_stdlib.zip", "pyodide/pyodide.asm.wasm", "js/main.js"]
         page.evaluate(
             """async ([name, files]) => {
               const cache = await caches.open(name);

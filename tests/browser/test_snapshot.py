@@ -10,11 +10,17 @@ measures.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gzip
+import http.server
 import json
-from collections.abc import Callable
+import os
+import shutil
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -68,9 +74,9 @@ def test_the_build_ships_a_gzipped_snapshot_of_the_engine(dist_dir: Path) -> Non
     raw = gzip.decompress(data)
     assert len(raw) == info["bytes"] > 10_000_000
     assert info["integrity"] == build._integrity(dist_dir / info["url"])
-    # Part of the build hash and of the offline copy.
+    # Part of the build hash, not of the offline copy (the worker keeps the raw snapshot).
     precache = json.loads((dist_dir / "precache.json").read_text())
-    assert info["url"] in precache["files"]
+    assert info["url"] not in precache["files"]
     assert info["url"] not in build.GENERATED
 
 
@@ -196,5 +202,214 @@ def test_a_broken_snapshot_falls_back_to_a_normal_boot(
     assert app.page.is_enabled("#roll-button")
     app.roll_matches("pool", {}, seed=7)
     assert unseeded_rolls(app, 1)
+    app.check_clean()
+    app.context.close()
+
+
+# --------------------------------------------------------------------------- the boot's requests
+
+
+class LoggingHandler(build.SiteHandler):
+    """The site's handler, logging each request's (path, Referer) in arrival order."""
+
+    quiet = True
+    log: ClassVar[list[tuple[str, str]]] = []
+
+    def do_GET(self) -> None:
+        self.log.append((self.path, self.headers.get("Referer", "")))
+        super().do_GET()
+
+
+@contextlib.contextmanager
+def logged_site(directory: Path) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+    handler = type("Handler", (LoggingHandler,), {"log": []})
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
+    )
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield build.server_url(server), handler.log
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+#: What a starting worker may ask for: the runtime (Pyodide's loader asks for its own files)
+#: and the snapshot.
+RUNTIME = {f"pyodide/{name}" for name in build.PYODIDE_FILES} | {build.SNAPSHOT_FILE}
+
+
+def test_the_boot_asks_for_nothing_before_the_runtime_and_the_snapshot(
+    new_app: Any, dist_dir: Path
+) -> None:
+    """From the server's log: the first requests of the worker (those whose Referer is the
+    worker or Pyodide's loader) are the runtime's files and the snapshot, until both the
+    wasm and the snapshot are asked for; no version.json or anything else before them."""
+    with logged_site(dist_dir) as (url, log):
+        app = new_app(url, service_workers="block")
+        try:
+            check_request_order(app, url, log)
+        finally:
+            app.context.close()  # before the server goes
+
+
+def check_request_order(app: App, url: str, log: list[tuple[str, str]]) -> None:
+    """The worker's requests, in the order the server got them (see the test above)."""
+    app.open()
+    worker_url = url + build.WORKER_FILE
+    from_worker = [
+        path.lstrip("/")
+        for path, referer in list(log)
+        if referer == worker_url or referer.startswith(url + "pyodide/")
+    ]
+    needed = {"pyodide/pyodide.asm.wasm", build.SNAPSHOT_FILE}
+    assert needed <= set(from_worker), from_worker
+    until = max(from_worker.index(rel) for rel in needed)
+    early = from_worker[: until + 1]
+    assert set(early) <= RUNTIME, f"asked before the runtime and the snapshot: {early}"
+    assert "version.json" not in [path.lstrip("/") for path, _ in log]
+    app.check_clean()
+
+
+
+
+# --------------------------------------------------------------------------- the raw copy
+
+#: Ask the page for the worker's stored raw snapshot: {name, header, bytes} of each copy.
+RAW_COPIES = """async () => {
+  const out = [];
+  const key = new URL("engine/snapshot.raw", location.href).href;
+  for (const name of await caches.keys()) {
+    if (!name.startsWith("pyrules-engine:")) continue;
+    const hit = await (await caches.open(name)).match(key);
+    out.push({ name, header: hit && hit.headers.get("X-Pyrules-Snapshot"),
+               bytes: hit ? (await hit.arrayBuffer()).byteLength : null });
+  }
+  return out;
+}"""
+#: Replace the stored raw copy of cache `name` by what `how` makes of it (same headers).
+SPOIL = """async ([name, how]) => {
+  const cache = await caches.open(name);
+  const key = new URL("engine/snapshot.raw", location.href).href;
+  const hit = await cache.match(key);
+  let bytes = new Uint8Array(await hit.arrayBuffer());
+  if (how === "other-pyodide") bytes[16] ^= 0xff;  // the runtime's build id, in the header
+  if (how === "truncated") bytes = bytes.slice(0, bytes.length >> 1);
+  await cache.put(key, new Response(bytes, { headers: hit.headers }));
+}"""
+STORED = "() => performance.getEntriesByName('pyrules:snapshot:stored').length > 0"
+
+
+def boot_mark(app: App) -> dict[str, Any]:
+    found = mark(app, "pyrules:boot:")
+    assert found
+    return found
+
+
+def make_v2(dist: Path, v2: Path) -> dict[str, Any]:
+    """Another build of the site: a changed style sheet and its own snapshot file (the same
+    heap, compressed otherwise)."""
+    shutil.copytree(dist, v2)
+    with (v2 / "css" / "pwa.css").open("a") as f:
+        f.write("/* version 2 */\n")
+    info: dict[str, Any] = json.loads((v2 / "version.json").read_text())
+    gz = v2 / build.SNAPSHOT_FILE
+    gz.write_bytes(gzip.compress(gzip.decompress(gz.read_bytes()), 1, mtime=0))
+    info["snapshot"].update(gzip=gz.stat().st_size, integrity=build._integrity(gz))
+    build.finish_site(v2, info)
+    return info
+
+
+def test_the_raw_snapshot_is_kept_and_tied_to_its_build(
+    new_app: Any, dist_dir: Path, tmp_path: Path
+) -> None:
+    """A start from the site's file keeps the raw snapshot for this build; the next start
+    restores it with no snapshot download. A new build never restores it: not even when a
+    copy of it is planted under the new build's name."""
+    info1 = json.loads((dist_dir / "version.json").read_text())
+    root = tmp_path / "root"
+    root.mkdir()
+    info2 = make_v2(dist_dir, tmp_path / "v2")
+    (root / "app").symlink_to(dist_dir, target_is_directory=True)
+    with build.serving(root) as base:
+        app = new_app(base + "app/", service_workers="block")
+        app.open()
+        assert boot_mark(app)["detail"]["source"] == "network"
+        app.page.wait_for_function(STORED)
+        copies = app.page.evaluate(RAW_COPIES)
+        assert copies == [{"name": f"pyrules-engine:/app/:{info1['build']}",
+                           "header": info1["snapshot"]["integrity"],
+                           "bytes": info1["snapshot"]["bytes"]}]
+        app.requests.clear()
+        app.reload()
+        assert boot_mark(app)["name"] == "pyrules:boot:snapshot"
+        assert boot_mark(app)["detail"]["source"] == "cache"
+        assert not [u for u in app.requests if u.endswith(build.SNAPSHOT_FILE)]
+        app.roll_matches("pool", {}, seed=11)
+
+        # Version 2 is published; version 1's copy is planted under version 2's cache name.
+        app.page.evaluate(
+            """async ([from, to]) => {
+              const key = new URL("engine/snapshot.raw", location.href).href;
+              const hit = await (await caches.open(from)).match(key);
+              await (await caches.open(to)).put(key, hit);
+            }""",
+            [f"pyrules-engine:/app/:{info1['build']}", f"pyrules-engine:/app/:{info2['build']}"],
+        )
+        link = root / "app.new"
+        link.symlink_to(tmp_path / "v2", target_is_directory=True)
+        os.replace(link, root / "app")
+        app.reload()
+        found = boot_mark(app)
+        assert app.page.evaluate("() => window.pyrules.ready")["build"] == info2["build"]
+        assert found["name"] == "pyrules:boot:snapshot"
+        assert found["detail"]["source"] == "network"
+        assert found["detail"]["cachedProblem"] == "stored for another snapshot"
+        app.page.wait_for_function(STORED)
+        # Version 2's own copy replaced it, and version 1's is gone.
+        assert app.page.evaluate(RAW_COPIES) == [{
+            "name": f"pyrules-engine:/app/:{info2['build']}",
+            "header": info2["snapshot"]["integrity"],
+            "bytes": info2["snapshot"]["bytes"],
+        }]
+        app.roll_matches("pool", {}, seed=12)
+        app.check_clean()
+        app.context.close()
+
+
+@pytest.mark.parametrize(
+    ("how", "path", "problem"),
+    [
+        # Refused before the restore: the site's file is fetched instead.
+        ("truncated", "snapshot", "bytes, expected"),
+        # Refused by Pyodide: the start falls back to a normal boot, as with a bad file.
+        ("other-pyodide", "fresh", None),
+    ],
+)
+def test_a_corrupt_raw_copy_falls_back_and_is_fetched_again(
+    how: str, path: str, problem: str | None, new_app: Any, site: str
+) -> None:
+    app = new_app(site, service_workers="block")
+    app.open()
+    app.page.wait_for_function(STORED)
+    [copy] = app.page.evaluate(RAW_COPIES)
+    app.page.evaluate(SPOIL, [copy["name"], how])
+    app.reload()
+    found = boot_mark(app)
+    assert found["name"] == f"pyrules:boot:{path}"
+    if problem:
+        assert problem in found["detail"]["cachedProblem"]
+    else:
+        assert found["detail"]["fallback"].startswith("stored copy:"), found["detail"]
+        assert "build id mismatch" in found["detail"]["fallback"]
+    app.roll_matches("pool", {}, seed=5)
+    # The site's file was fetched again and stored raw in its place: the next start uses it.
+    app.page.wait_for_function(STORED)
+    assert app.page.evaluate(RAW_COPIES) == [copy]
+    app.reload()
+    assert boot_mark(app)["name"] == "pyrules:boot:snapshot"
+    assert boot_mark(app)["detail"]["source"] == "cache"
     app.check_clean()
     app.context.close()

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import build
+import buildtools.wheel
 from pyrules.api import handle
 
 
@@ -86,7 +87,7 @@ def test_the_wheel_is_the_one_pyproject_defines() -> None:
 def test_a_backend_other_than_the_pinned_one_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     for requires in (["flit_core>=3"], ["flit_core==3.12.0"], ["setuptools>=61"], []):
         table = {"requires": requires, "build-backend": "flit_core.buildapi"}
-        monkeypatch.setattr(build, "_build_system", lambda table=table: table)
+        monkeypatch.setattr(buildtools.wheel, "_build_system", lambda table=table: table)
         with pytest.raises(build.BuildError, match="must require exactly"):
             build.build_wheel()
 
@@ -189,7 +190,9 @@ def test_dist_layout(dist_dir: Path) -> None:
         src = build.NODE_PYODIDE / name
         assert (dist_dir / "pyodide" / name).read_bytes() == src.read_bytes()
     for rel, src in build._web_files(build.WEB).items():
-        if rel != build.SW_TEMPLATE:  # dist/sw.js is written from it (test_offline.py)
+        # dist/sw.js is written from its template (test_offline.py); the worker is bundled
+        # with its imports and version.json baked in (test_the_worker_is_one_baked_bundle).
+        if rel not in (build.SW_TEMPLATE, build.WORKER_FILE):
             assert (dist_dir / rel).read_bytes() == src.read_bytes(), rel
     expected = (
         set(build._web_files(build.WEB))
@@ -197,7 +200,8 @@ def test_dist_layout(dist_dir: Path) -> None:
         | {info["wheel"], info["micropip"], "systems.json", ".nojekyll", *build.GENERATED}
         | {w["url"] for w in info["wheels"]}
         | {info["snapshot"]["url"]}
-        | set(build.VENDOR_FILES)  # the 3D dice libraries, copied from node_modules
+        | set(build.VENDOR_FILES)  # the 3D dice libraries' licenses, from node_modules
+        | set(build.VENDOR_BUNDLES)  # and the libraries, bundled by esbuild
     )
     assert {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()} == (
         expected
@@ -307,3 +311,31 @@ def test_package_lock_pins_pyodide() -> None:
     assert package["dependencies"]["pyodide"] == "314.0.7"
     assert build.pyodide_version() == "314.0.7"
     assert os.path.isfile(build.NODE_PYODIDE / "pyodide.asm.wasm")
+
+
+def test_the_worker_is_one_baked_bundle(dist_dir: Path) -> None:
+    """dist's worker imports nothing statically (esbuild bundled ./snapshot.js into it) and
+    holds version.json's content: starting, it asks for nothing before the runtime and the
+    snapshot. Unbaked, it is the bundle the build hashed."""
+    info = json.loads((dist_dir / "version.json").read_text())
+    text = (dist_dir / build.WORKER_FILE).read_text()
+    static = r"^\s*(import\s[^;(]*?from\s*|import\s*)[\"'][^\"']+[\"']\s*;"
+    assert not re.search(static, text, re.M), "a static import is left"
+    assert "./snapshot.js" not in text
+    start = text.index(build.BAKE_OPEN) + len(build.BAKE_OPEN)
+    assert json.loads(text[start : text.index(build.BAKE_CLOSE, start)]) == info
+    assert build.unbake(text).count(build.BAKE_PLACEHOLDER) == 1
+    assert build.unbake(text).encode() == build.worker_bundle()
+    for word in build.FORBIDDEN:
+        assert word not in text.encode()
+
+
+def test_vendor_bundles_are_minified_without_eval(dist_dir: Path) -> None:
+    for rel, package in build.VENDOR_BUNDLES.items():
+        data = (dist_dir / rel).read_bytes()
+        assert not any(word in data for word in build.FORBIDDEN), rel
+        assert b"\nimport " not in data and not data.startswith(b"import "), rel
+        source = build.NODE_PYODIDE.parent / package / "package.json"
+        assert source.is_file(), package
+    three = (dist_dir / "vendor/three.module.js").stat().st_size
+    assert three < 1_000_000, f"three.js is {three} bytes: not minified?"

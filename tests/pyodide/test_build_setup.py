@@ -7,6 +7,7 @@ plan is only built, never run.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -71,7 +72,7 @@ def test_setup_dry_run_on_a_path_without_browsers_lists_the_apt_get_commands(
     would run apt-get update and install the four packages (and installs nothing)."""
     if not build.is_debian():
         pytest.skip("not a Debian machine: no apt-get plan to show")
-    (tmp_path / "apt-get").symlink_to(str(build.shutil.which("apt-get")))
+    (tmp_path / "apt-get").symlink_to(str(shutil.which("apt-get")))
     env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}
     done = subprocess.run(
         [sys.executable, str(build.ROOT / "build.py"), "setup", "--dry-run"],
@@ -92,3 +93,13 @@ def test_stages_are_a_list_to_extend() -> None:
     assert names.index("browsers and tools (apt)") < names.index("build dist/") < names.index(
         "pytest"
     )
+
+
+def test_lint_and_type_checks_cover_build_py_and_its_modules() -> None:
+    """build.py is the entry point; its parts live in buildtools/: ruff and mypy check both."""
+    assert {"build.py", "buildtools"} <= set(build.LINT_PATHS)
+    with (build.ROOT / "pyproject.toml").open("rb") as f:
+        mypy = tomllib.load(f)["tool"]["mypy"]
+    assert {"build.py", "buildtools"} <= set(mypy["files"])
+    modules = {p.stem for p in (build.ROOT / "buildtools").glob("*.py")}
+    assert {"provision", "site", "serve", "checks"} <= modules

@@ -10,7 +10,11 @@
 //   pyrules:boot:snapshot | pyrules:boot:fresh    restored from the snapshot made at build
 //                                                 time, or a plain boot; detail {ms,
 //                                                 fallback (why the snapshot was not used,
-//                                                 or null), timings, origin}
+//                                                 or null), source, cachedProblem, timings,
+//                                                 origin}
+//   pyrules:snapshot:stored | :not-stored         after ready: the raw snapshot was kept in
+//                                                 Cache Storage for the next start, or not
+//                                                 (detail {reason})
 // engine.bootPath is "snapshot" or "fresh" once booted.
 //
 // A call never hangs (see docs/reliability.md): call() always resolves, with the engine's
@@ -338,9 +342,15 @@ export class Engine extends EventTarget {
     } else if (data.type === "boot") {
       this.bootPath = data.path;
       // timings: ms since the worker was created, per step; origin: its performance.timeOrigin.
-      const detail = { ms: data.ms, fallback: data.fallback || null, timings: data.timings, origin: data.origin };
+      // source: "cache" (the raw copy stored by an earlier start) or "network" on a snapshot
+      // boot; cachedProblem: why a stored raw copy was refused (it was deleted), else null.
+      const { ms, timings, origin } = data;
+      const detail = { ms, fallback: data.fallback || null, source: data.source || null, cachedProblem: data.cachedProblem || null, timings, origin };
       performance.mark(`pyrules:boot:${data.path}`, { detail });
       this.emit("boot", { path: data.path, ...detail });
+    } else if (data.type === "snapshot") {
+      // The raw snapshot was stored for the next start (or could not be: reason).
+      performance.mark(`pyrules:snapshot:${data.stored ? "stored" : "not-stored"}`, { detail: { reason: data.reason || null } });
     } else if (data.type === "error") {
       this.fail(data.step, data.message);
     }

@@ -6,19 +6,20 @@
 //
 // Two ways to boot:
 //   snapshot  the memory snapshot made at build time (build.py, tools/snapshot.mjs; named by
-//             version.json "snapshot", gzip-compressed) is fetched while the runtime loads,
-//             decompressed (DecompressionStream) and restored: Python, the wheels and the
-//             imported engine come back as they were when the site was built, in a fraction
-//             of the time of a plain start. Every random generator is then reseeded from the
-//             OS. Every start goes this way: first visit, later visits (the service worker
-//             serves the file from its cache) and the first start after an update (the new
-//             build's snapshot was precached with the rest of it).
+//             version.json "snapshot", which the build bakes into this file) is restored:
+//             Python, the wheels and the imported engine come back as they were when the
+//             site was built, in a fraction of the time of a plain start. Every random
+//             generator is then reseeded from the OS. The snapshot is the raw copy this
+//             worker stored in Cache Storage on an earlier start of this build
+//             (./snapshot.js), else the site's gzipped file, fetched while the runtime loads
+//             and decompressed natively (DecompressionStream), then stored raw after ready.
 //   fresh     plain loadPyodide(), micropip loaded by URL (the PyPI wheel we ship is not the
 //             one pyodide-lock.json describes), the wheels of version.json "wheels" (fetched
 //             from this site while Python starts) installed by micropip and imported, with
 //             the same code the build uses (./install.js). Taken when the snapshot is
 //             missing, corrupt, refused by Pyodide (another runtime build), or its restore
-//             fails: the only cost is a slower start.
+//             fails: the only cost is a slower start. A stored raw copy that fails is
+//             deleted, and the site's file fetched again after ready to take its place.
 //
 // No Python source is ever received from the page: the only Python this worker runs is
 // below (install, import, reseed) and calls of pyrules.api.handle().
@@ -26,24 +27,32 @@
 // Messages sent to the page:
 //   {type: "progress", step, loaded, total}   step: version | runtime | python | micropip |
 //                                             pyrules
-//   {type: "boot", path, ms, fallback, timings, origin}
+//   {type: "boot", path, ms, fallback, source, cachedProblem, timings, origin}
 //                                             path: snapshot | fresh; fallback: why a stored
 //                                             snapshot was not used (null if none was tried);
+//                                             source: cache | network (snapshot path);
+//                                             cachedProblem: why a stored raw copy was refused;
 //                                             timings: ms since the worker was created, per step;
 //                                             origin: the worker's performance.timeOrigin
 //   {type: "ready", version, build, path}
+//   {type: "snapshot", stored, reason}        after ready: the raw snapshot kept, or why not
 //   {type: "error", step, message}
 //   {id, answer}
+
+import { cachedSnapshot, fetchSnapshot, forgetRawSnapshot, storeRawSnapshot } from "./snapshot.js";
 
 const STARTED = performance.now();
 const SITE = new URL("../../", import.meta.url);
 const PYODIDE_DIR = new URL("pyodide/", SITE);
 const VERSION_URL = new URL("version.json", SITE);
+// version.json's content, written here by build.py (buildtools/site.py, finish_site): the
+// boot needs no request before the runtime and the snapshot. Left as the placeholder string
+// (a worker served straight from web/), version.json is fetched instead.
+const BUILD_INFO = "__BUILD_INFO__";
 
 let handle = null;
 let booting = null;
-// Milliseconds since the worker was created (its performance.timeOrigin) at each step of the
-// boot, told in the "boot" message; "script" is when this module started running.
+// Ms since the worker was created, per boot step, for the "boot" message ("script": this ran).
 const timings = { script: Math.round(STARTED) };
 
 function lap(name) {
@@ -64,23 +73,34 @@ function quiet(promise) {
   return promise;
 }
 
-// Count the bytes of the runtime files while Pyodide downloads them, so the page can show
-// a real progress bar. Pyodide gets the response untouched; a clone of it is read alongside
-// to count the bytes. (A wrapped Response would have no URL, and Chromium only keeps the
-// compiled wasm in its code cache for responses that have one: later visits would compile
-// the 9.6 MB module again.) Only the three big files are counted (the engine's snapshot,
-// build.py's SNAPSHOT_FILE, with the two big files of the runtime); the rest is small. Once
-// all are in, what remains is restoring (or starting) Python.
-const RUNTIME_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "engine/snapshot.bin.gz"];
-const runtimeBytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0 };
+// Count the bytes of the runtime files while Pyodide downloads them, for a real progress bar:
+// Pyodide gets the response untouched, a clone is read alongside (a wrapped Response would
+// have no URL, and Chromium keeps the compiled wasm in its code cache only for responses that
+// have one). Only the three big files are counted (the snapshot leaves the list when its
+// stored raw copy is used; nothing is counted after the boot). Once all are in, what remains
+// is restoring (or starting) Python.
+let RUNTIME_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "engine/snapshot.bin.gz"];
+const runtimeBytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0, over: false };
+
+// Resolved once the answers for the wasm and the snapshot have begun (or the snapshot was found
+// stored): the lazy wheels are only asked for after them.
+let runtimeAskedResolve;
+const runtimeAsked = new Promise((resolve) => (runtimeAskedResolve = resolve));
+const askedFiles = new Set();
+
+function asked(url) {
+  for (const file of ["pyodide/pyodide.asm.wasm", "engine/snapshot.bin.gz"]) if (url.endsWith("/" + file)) askedFiles.add(file);
+  if (askedFiles.size === 2) runtimeAskedResolve();
+}
 
 function watchRuntimeDownloads() {
   const originalFetch = self.fetch.bind(self);
   self.fetch = async (input, init) => {
-    const response = await originalFetch(input, init);
     const url = String(input instanceof Request ? input.url : input);
+    const response = await originalFetch(input, init);
+    asked(url); // its answer has begun: the request is out
     const name = RUNTIME_FILES.find((file) => url.endsWith("/" + file));
-    if (!name || !response.body || runtimeBytes.seen.has(name)) {
+    if (!name || !response.body || runtimeBytes.seen.has(name) || runtimeBytes.over) {
       return response;
     }
     runtimeBytes.seen.add(name);
@@ -92,7 +112,7 @@ function watchRuntimeDownloads() {
 
 async function countBytes(name, copy) {
   // Byte counts are only told once both sizes are known, so the bar never goes back.
-  const counting = () => runtimeBytes.seen.size === RUNTIME_FILES.length;
+  const counting = () => RUNTIME_FILES.every((file) => runtimeBytes.seen.has(file));
   if (counting()) progress("runtime", runtimeBytes.loaded, runtimeBytes.total);
   const reader = copy.body.getReader();
   for (;;) {
@@ -110,7 +130,7 @@ async function countBytes(name, copy) {
     }
   }
   runtimeBytes.done.add(name);
-  if (runtimeBytes.done.size === RUNTIME_FILES.length) {
+  if (!runtimeBytes.over && RUNTIME_FILES.every((file) => runtimeBytes.done.has(file))) {
     progress("python");
   }
 }
@@ -151,12 +171,37 @@ async function fetchOK(url, init) {
 // soon as it is called.
 
 watchRuntimeDownloads();
-const infoPromise = quiet(fetchOK(VERSION_URL, { cache: "no-cache" }).then((r) => r.json()));
+const infoPromise = quiet(
+  typeof BUILD_INFO === "object" && BUILD_INFO !== null
+    ? Promise.resolve(BUILD_INFO)
+    : fetchOK(VERSION_URL, { cache: "no-cache" }).then((r) => r.json()),
+);
 const pyodideModulePromise = quiet(import(new URL("pyodide.mjs", PYODIDE_DIR).href));
 quiet(import(new URL("pyodide.asm.mjs", PYODIDE_DIR).href));
 const installPromise = quiet(import("./install.js"));
-// The snapshot is fetched as soon as version.json names it, alongside the runtime.
-const snapshotPromise = quiet(infoPromise.then((info) => fetchSnapshot(info)));
+// The snapshot is fetched as soon as version.json names it, alongside the runtime: the raw
+// copy this worker stored on an earlier start, else the site's gzipped file.
+let snapshotSource = "network"; // "cache" when the raw copy was used
+let cachedProblem = null; // why a stored raw copy was not used (it is then deleted)
+const snapshotPromise = quiet(infoPromise.then((info) => readSnapshot(info)));
+
+async function readSnapshot(info) {
+  const cached = await cachedSnapshot(info).catch((error) => {
+    cachedProblem = message(error);
+    return null;
+  });
+  if (cached) {
+    snapshotSource = "cache";
+    asked("/engine/snapshot.bin.gz");
+    RUNTIME_FILES = RUNTIME_FILES.filter((file) => !file.startsWith("engine/"));
+    lap("snapshotRead");
+    return cached;
+  }
+  const bytes = await fetchSnapshot(info, fetchOK);
+  lap("snapshotRead");
+  return bytes;
+}
+
 
 function pyodideOptions(extra) {
   return {
@@ -187,66 +232,6 @@ function checkHandle(fn, info) {
   }
 }
 
-// The snapshot of version.json, decompressed: a Uint8Array of exactly info.snapshot.bytes
-// bytes, or a rejection saying why not. Gzip is recognised by its magic number, so a server
-// that sends the file with Content-Encoding: gzip (the browser then decodes it) works too.
-async function fetchSnapshot(info) {
-  const meta = info && info.snapshot;
-  if (!meta || typeof meta.url !== "string" || !(Number(meta.bytes) > 0)) {
-    throw new Error("no snapshot in version.json");
-  }
-  const response = await fetchOK(new URL(meta.url, VERSION_URL).href);
-  const reader = response.body.getReader();
-  let first = await reader.read();
-  while (!first.done && first.value.byteLength < 2) {
-    const more = await reader.read(); // (a first chunk of 1 byte: join it to the next)
-    if (more.done) break;
-    first = { done: false, value: concat(first.value, more.value) };
-  }
-  const head = first.done ? new Uint8Array(0) : first.value;
-  const body = new ReadableStream({
-    start(controller) {
-      if (head.byteLength) controller.enqueue(head);
-    },
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
-  const gzipped = head[0] === 0x1f && head[1] === 0x8b;
-  if (gzipped && typeof DecompressionStream === "undefined") {
-    throw new Error("no DecompressionStream in this browser");
-  }
-  const stream = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
-  const bytes = new Uint8Array(Number(meta.bytes));
-  let offset = 0;
-  const decoded = stream.getReader();
-  for (;;) {
-    const { done, value } = await decoded.read();
-    if (done) break;
-    if (offset + value.byteLength > bytes.byteLength) {
-      throw new Error(`snapshot larger than the ${bytes.byteLength} bytes announced`);
-    }
-    bytes.set(value, offset);
-    offset += value.byteLength;
-  }
-  if (offset !== bytes.byteLength) {
-    throw new Error(`snapshot has ${offset} bytes, expected ${bytes.byteLength}`);
-  }
-  lap("snapshotRead");
-  return bytes;
-}
-
-function concat(a, b) {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a, 0);
-  out.set(b, a.byteLength);
-  return out;
-}
 
 // Wheels installed but not imported at build time (version.json "wheels" with no imports:
 // the engine's libraries, imported at their first use so that the snapshot fits the start
@@ -271,8 +256,11 @@ function putWheelsOnPath(pyodide, wheels, datas) {
 
 async function restore(pyodideModule, info) {
   const lazy = lazyWheels(info);
-  const datas = quiet(Promise.all(lazy.map((w) => fetchOK(w.url).then((r) => r.arrayBuffer()))));
-  const pyodide = await pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: snapshotPromise }));
+  const loading = pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: snapshotPromise }));
+  // The lazy wheels once the runtime and the snapshot are on their way (or Pyodide is up).
+  const fetchWheels = () => Promise.all(lazy.map((w) => fetchOK(w.url).then((r) => r.arrayBuffer())));
+  const datas = quiet(Promise.race([runtimeAsked, quiet(loading).then(() => {}, () => {})]).then(fetchWheels));
+  const pyodide = await loading;
   lap("loadPyodide");
   progress("python");
   pyodide.runPython(RESEED);
@@ -333,20 +321,42 @@ async function boot() {
     handle = await restore(pyodideModule, info);
     bootDone("snapshot", null);
     post({ type: "ready", version: info.version, build: info.build, path: "snapshot" });
+    if (snapshotSource === "network") keepRawSnapshot(info, snapshotPromise); // not awaited
     return;
   } catch (error) {
     // A snapshot that could not be read says why; otherwise the restore itself failed.
     fallback = await snapshotPromise.then(() => message(error), (reason) => message(reason));
   }
+  if (snapshotSource === "cache") {
+    // The stored raw copy would not restore: it goes, and the site's file is fetched again
+    // (after ready) to be stored in its place.
+    fallback = `stored copy: ${fallback}`;
+    await forgetRawSnapshot(info);
+  }
   console.warn("[pyrules] snapshot not used, booting normally:", fallback);
   handle = await fresh(pyodideModule, info);
   bootDone("fresh", fallback);
   post({ type: "ready", version: info.version, build: info.build, path: "fresh" });
+  if (snapshotSource === "cache") keepRawSnapshot(info, fetchSnapshot(info, fetchOK)); // refetched
+}
+
+/** Store the raw snapshot for the next start, after ready and without holding the requests
+ * (boot() does not wait for it); tells the page how it went. */
+async function keepRawSnapshot(info, bytesPromise) {
+  let outcome;
+  try {
+    outcome = await storeRawSnapshot(info, await bytesPromise);
+  } catch (error) {
+    outcome = { stored: false, reason: message(error) };
+  }
+  post({ type: "snapshot", ...outcome });
 }
 
 function bootDone(path, fallback) {
   lap("ready");
-  post({ type: "boot", path, ms: timings.ready, fallback, timings, origin: performance.timeOrigin });
+  runtimeBytes.over = true;
+  const source = path === "snapshot" ? snapshotSource : null;
+  post({ type: "boot", path, ms: timings.ready, fallback, source, cachedProblem, timings, origin: performance.timeOrigin });
 }
 
 function answer(id, request) {

@@ -13,7 +13,9 @@ import { SYSTEMS_KEY } from "./state.js";
  * boot is over.
  */
 export function watchEngine({ engine, app, panel, hooks, updateRollButton, onRestart, onSystems, onReady }) {
+  const reveal = revealWhenDrawn();
   const failed = (step, message) => {
+    reveal();
     app.engineReady = false;
     panel.error(step, message);
     updateRollButton();
@@ -49,7 +51,30 @@ export function watchEngine({ engine, app, panel, hooks, updateRollButton, onRes
     onSystems(changed);
     app.engineReady = true;
     app.booted = true;
+    reveal();
     panel.progress({ step: "ready" });
     onReady(event.detail, answer.result.version);
   });
+}
+
+/**
+ * The roll view is drawn hidden (boot.css: body without data-drawn) until its forms exist, so
+ * that building them moves nothing the player sees (no layout shift at boot); then, or at the
+ * latest when the engine is ready or failed, body[data-drawn] shows it. Returns that reveal.
+ */
+export function revealWhenDrawn(doc = document) {
+  const view = doc.getElementById("view-roll");
+  const drawn = () => !view || view.querySelector(".side-form[data-system]");
+  let observer = null;
+  const reveal = () => {
+    if (observer) observer.disconnect();
+    doc.body.dataset.drawn = "true";
+  };
+  if (drawn()) {
+    reveal();
+  } else {
+    observer = new MutationObserver(() => drawn() && reveal());
+    observer.observe(view, { childList: true, subtree: true });
+  }
+  return reveal;
 }
