@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,15 @@ import build  # noqa: E402  # the repo's build.py: pytest puts the repo root fir
 
 ROOT = Path(__file__).resolve().parents[1]
 assert Path(build.__file__).resolve() == ROOT / "build.py", f"wrong build module: {build.__file__}"
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Any]:
+    """One Playwright for the whole session (tests/browser and the table's host in
+    tests/engines): a second sync_playwright() in the same thread refuses to start."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Python playwright missing")
+    with sync_api.sync_playwright() as playwright:
+        yield playwright
 
 
 @pytest.fixture(scope="session")

@@ -55,13 +55,6 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(scope="session")
-def playwright_instance() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Python playwright missing")
-    with sync_api.sync_playwright() as playwright:
-        yield playwright
-
-
-@pytest.fixture(scope="session")
 def browser(playwright_instance: Any, chromium_path: str) -> Iterator[Any]:
     browser = playwright_instance.chromium.launch(
         executable_path=chromium_path, args=LAUNCH_ARGS, headless=True

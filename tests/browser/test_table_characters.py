@@ -685,14 +685,18 @@ def test_screen_tabs_follow_the_tabs_pattern_with_the_keyboard(app: App) -> None
         ["combat", "false", -1, "tabpanel"],
         ["stats", "false", -1, "tabpanel"],
         ["history", "false", -1, "tabpanel"],
+        ["table", "false", -1, "tabpanel"],
     ]
     page.focus("#tab-roll")
     page.keyboard.press("ArrowRight")
     assert page.evaluate("() => document.activeElement.id") == "tab-characters"
     assert page.is_visible("#view-characters") and page.is_hidden("#view-roll")
     page.keyboard.press("End")
+    assert page.get_attribute("#tab-table", "aria-selected") == "true"
+    page.keyboard.press("ArrowLeft")
     assert page.get_attribute("#tab-history", "aria-selected") == "true"
     assert page.locator("#view-history #history-panel").count() == 1
+    page.keyboard.press("End")
     page.keyboard.press("ArrowRight")  # wraps around
     assert page.evaluate("() => document.activeElement.id") == "tab-roll"
     assert page.locator("#view-roll #history-panel").count() == 1

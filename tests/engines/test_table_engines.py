@@ -16,20 +16,19 @@ from .conftest import TIMEOUT_S, Engine
 
 
 @pytest.fixture
-def chromium_host() -> Iterator[Any]:
-    """A Chromium page (Playwright), for the GM's device."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Python playwright missing")
+def chromium_host(playwright_instance: Any) -> Iterator[Any]:
+    """A Chromium page (Playwright, the session's one: tests/conftest.py), for the GM's
+    device."""
     path = build.find_chromium()
     if path is None:
         pytest.skip("no Chromium for the host")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=path, args=build.CHROMIUM_ARGS, headless=True
-        )
-        page = browser.new_page(viewport={"width": 1024, "height": 768}, locale="fr-FR")
-        page.set_default_timeout(TIMEOUT_S * 1000)
-        yield page
-        browser.close()
+    browser = playwright_instance.chromium.launch(
+        executable_path=path, args=build.CHROMIUM_ARGS, headless=True
+    )
+    page = browser.new_page(viewport={"width": 1024, "height": 768}, locale="fr-FR")
+    page.set_default_timeout(TIMEOUT_S * 1000)
+    yield page
+    browser.close()
 
 
 def test_a_player_in_another_engine_joins_and_rolls_verified(

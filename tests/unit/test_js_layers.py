@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "combat": 2,
     "gm": 2,
     "pwa": 2,
+    "table": 2,
     ".": 3,  # main.js, the composition root
 }
 LAYER_NAMES = ["lib", "widgets", "screens", "main"]
