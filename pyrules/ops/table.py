@@ -12,14 +12,17 @@ from .. import __version__
 from ..core import make_rng
 from ..errors import ApiError, PyrulesError
 from ..explain import both
-from ..fields import validate
+from ..fields import ParamError, validate
 from ..qr import check_text, qr
 from ..registry import describe, table_system
+from ..sheets.character import normalise
 from ..sheets.rolls import is_sheet, sheet_roll
 from ..systems.d6.table import effort
 from ..systems.pool.table import SOURCE_FIELDS, pool_sources
+from ..systems.steps.action import fight_after, parse_fight_action
 from ..systems.steps.table import (
     ARDEUR_FIELD,
+    FightView,
     parse_combat,
     parse_fight,
     resolve_combat,
@@ -86,18 +89,25 @@ def sheet_side(req: Mapping[str, Any], side: str) -> Any:
 
 
 def parse_combat_op(req: Mapping[str, Any], lang: str) -> Checked:
-    req = {**req, "actor": sheet_side(req, "actor"), "opponent": sheet_side(req, "opponent")}
     given_seed = req.get("seed")
     seed = get_seed(given_seed)
-    setup = parse_combat(req.get("params"), req.get("actor"), req.get("opponent"))
-    sides = _side_params(req)[: 1 if setup.kind == "ranged" else 2]
+    action = None
+    if "fight" in req:  # an action in a fight: sides by id, the entries and Ardeur the state's
+        action = parse_fight_action(req.get("params"), req.get("fight"), req.get("actor"),
+                                    req.get("opponent"))
+        setup, sides = action.setup, list(action.sides)
+    else:
+        req = {**req, "actor": sheet_side(req, "actor"),
+               "opponent": sheet_side(req, "opponent")}
+        setup = parse_combat(req.get("params"), req.get("actor"), req.get("opponent"))
+        sides = _side_params(req)[: 1 if setup.kind == "ranged" else 2]
     # Faces only in physical mode: no seed, and every rolled side typed (a ranged action
     # rolls the shooter alone). Checked before anything of the roll is answered.
     for side, params in zip(("actor", "opponent"), sides, strict=False):
         loaded = params.get("dice") is not None
         if loaded and (given_seed is not None or any(p.get("dice") is None for p in sides)):
             raise ApiError("faces_in_sheet", f"{side}.dice", "faces_in_sheet")
-    return {"seed": seed, "setup": setup, "sides": sides, "lang": lang,
+    return {"seed": seed, "setup": setup, "sides": sides, "lang": lang, "action": action,
             "shown": {"kind": setup.kind, "actor": params_json(setup.actor[0]),
                       "opponent": params_json(setup.opponent[0])}}
 
@@ -114,7 +124,7 @@ def run_combat(c: Checked) -> dict[str, Any]:
                                    strict=False):
         rolls.append({**roll_json(system, r.with_seed(shown_seed), params, lang, own),
                       "own": own_json(system, params, own, not physical)})
-    return {
+    answer = {
         "kind": out.kind, "winner": out.winner, "margin": out.margin,
         "seed": shown_seed, "physical": physical,
         "actor": {"loss": out.actor_loss, "ardeur": out.actor_ardeur,
@@ -124,11 +134,79 @@ def run_combat(c: Checked) -> dict[str, Any]:
         "rolls": rolls,
         "explanation": texts[lang], "explanations": texts,
     }
+    action = c["action"]
+    if action is not None:  # in a fight: who each side is, the entry rolled, the fight after
+        for side, index, skill in zip(("actor", "opponent"), action.indexes, action.skills,
+                                      strict=True):
+            answer[side].update(id=action.view.fighters[index].id, skill=skill)
+        answer["fight"] = fight_json(fight_after(action, out))
+    return answer
+
+
+def parse_fight_op(req: Mapping[str, Any], lang: str) -> Checked:
+    fight, joined = sheet_fighters(req.get("fight"))
+    return {"view": parse_fight(fight), "joined": joined, "shown": {}}
 
 
 def run_fight(c: Checked) -> dict[str, Any]:
+    answer = fight_json(c["view"])
+    if c["joined"]:
+        answer["joined"] = c["joined"]
+    return answer
+
+
+SHEET_FIGHTER_KEYS = ("id", "ardeur", "unarmed", "sheet")
+
+
+def sheet_fighters(raw: Any) -> tuple[Any, dict[str, Any]]:
+    """A fight state whose participants may be given as ``{"id", "sheet": {"character"},
+    "ardeur"?, "unarmed"?}`` (a character joining): each becomes a participant with the
+    sheet's Ardeur (unless given) and one skill per entry, its params built from the sheet
+    (no entry: the sheet's numbers alone). Answers the state and, by id, what was built."""
+    people = raw.get("participants") if isinstance(raw, dict) else None
+    if not isinstance(people, list) or not any(isinstance(p, dict) and "sheet" in p
+                                              for p in people):
+        return raw, {}
+    system = table_system("combat")
+    joined: dict[str, Any] = {}
+    out = []
+    for i, p in enumerate(people):
+        if not (isinstance(p, dict) and "sheet" in p):
+            out.append(p)
+            continue
+        where = f"fight.participants.{i}"
+        extra = next((k for k in p if k not in SHEET_FIGHTER_KEYS), None)
+        if extra is not None:
+            raise ParamError(f"{where}.{str(extra)[:40]}", "unknown_field", name=str(extra)[:40])
+        sheet = p["sheet"]
+        if not isinstance(sheet, Mapping) or set(sheet) != {"character"}:
+            raise ParamError(f"{where}.sheet", "not_object")
+        try:
+            given = sheet["character"]
+            if isinstance(given, Mapping) and given.get("system") != system.id:
+                raise ParamError("system", "sheet_system", sheet=str(given.get("system"))[:40],
+                                 system=system.id)
+            character = normalise(given)
+        except PyrulesError as err:
+            raise err.prefixed(f"{where}.sheet.character") from None
+        entries: list[Any] = [e["id"] for e in character["entries"]] or [None]
+        skills = []
+        for entry in entries:
+            made = sheet_roll(system, {"sheet": {"character": character, "entry": entry}}, False)
+            label = next((e["label"] for e in character["entries"] if e["id"] == entry), "")
+            skills.append({"label": label, "params": params_json(system.parse(made.params)[0])})
+        ardeur = p.get("ardeur", character["stats"].get(ARDEUR_FIELD.name))
+        person = {"id": p.get("id"), "ardeur": ardeur, "skills": skills}
+        if "unarmed" in p:
+            person["unarmed"] = p["unarmed"]
+        out.append(person)
+        if isinstance(person["id"], str):
+            joined[person["id"]] = {"ardeur": ardeur, "skills": skills}
+    return {**raw, "participants": out}, joined
+
+
+def fight_json(view: FightView) -> dict[str, Any]:
     """What the rules of document 004 say of a fight state (see docs/api.md, `fight`)."""
-    view = c["view"]
     nxt = view.next
     return {
         "round": view.round, "turn": view.turn, "current": view.current,
@@ -145,8 +223,7 @@ TABLE_OPS = {
     "version": Op(_nothing, lambda c: {"version": __version__}),
     "sources": Op(parse_sources, run_sources),
     "combat": Op(parse_combat_op, run_combat),
-    "fight": Op(lambda req, lang: {"view": parse_fight(req.get("fight")), "shown": {}},
-                run_fight),
+    "fight": Op(parse_fight_op, run_fight),
     "effort": Op(parse_effort, lambda c: c["answer"]),
     "qr": Op(parse_qr, lambda c: qr(c["text"])),
 }
