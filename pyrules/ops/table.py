@@ -12,10 +12,9 @@ from .. import __version__
 from ..core import make_rng
 from ..errors import ApiError, PyrulesError
 from ..explain import both
-from ..fields import ParamError, validate
+from ..fields import validate
 from ..qr import check_text, qr
 from ..registry import describe, table_system
-from ..sheets.character import normalise
 from ..sheets.rolls import is_sheet, sheet_roll
 from ..systems.d6.table import effort
 from ..systems.pool.table import SOURCE_FIELDS, pool_sources
@@ -30,6 +29,7 @@ from ..systems.steps.table import (
 )
 from .answers import own_json, roll_json
 from .base import Checked, Op, get_seed, params_json
+from .joining import joining
 
 
 def _nothing(req: Mapping[str, Any], lang: str) -> Checked:
@@ -124,7 +124,7 @@ def run_combat(c: Checked) -> dict[str, Any]:
                                    strict=False):
         rolls.append({**roll_json(system, r.with_seed(shown_seed), params, lang, own),
                       "own": own_json(system, params, own, not physical)})
-    answer = {
+    answer: dict[str, Any] = {
         "kind": out.kind, "winner": out.winner, "margin": out.margin,
         "seed": shown_seed, "physical": physical,
         "actor": {"loss": out.actor_loss, "ardeur": out.actor_ardeur,
@@ -144,7 +144,7 @@ def run_combat(c: Checked) -> dict[str, Any]:
 
 
 def parse_fight_op(req: Mapping[str, Any], lang: str) -> Checked:
-    fight, joined = sheet_fighters(req.get("fight"))
+    fight, joined = joining(req.get("fight"))
     return {"view": parse_fight(fight), "joined": joined, "shown": {}}
 
 
@@ -153,56 +153,6 @@ def run_fight(c: Checked) -> dict[str, Any]:
     if c["joined"]:
         answer["joined"] = c["joined"]
     return answer
-
-
-SHEET_FIGHTER_KEYS = ("id", "ardeur", "unarmed", "sheet")
-
-
-def sheet_fighters(raw: Any) -> tuple[Any, dict[str, Any]]:
-    """A fight state whose participants may be given as ``{"id", "sheet": {"character"},
-    "ardeur"?, "unarmed"?}`` (a character joining): each becomes a participant with the
-    sheet's Ardeur (unless given) and one skill per entry, its params built from the sheet
-    (no entry: the sheet's numbers alone). Answers the state and, by id, what was built."""
-    people = raw.get("participants") if isinstance(raw, dict) else None
-    if not isinstance(people, list) or not any(isinstance(p, dict) and "sheet" in p
-                                              for p in people):
-        return raw, {}
-    system = table_system("combat")
-    joined: dict[str, Any] = {}
-    out = []
-    for i, p in enumerate(people):
-        if not (isinstance(p, dict) and "sheet" in p):
-            out.append(p)
-            continue
-        where = f"fight.participants.{i}"
-        extra = next((k for k in p if k not in SHEET_FIGHTER_KEYS), None)
-        if extra is not None:
-            raise ParamError(f"{where}.{str(extra)[:40]}", "unknown_field", name=str(extra)[:40])
-        sheet = p["sheet"]
-        if not isinstance(sheet, Mapping) or set(sheet) != {"character"}:
-            raise ParamError(f"{where}.sheet", "not_object")
-        try:
-            given = sheet["character"]
-            if isinstance(given, Mapping) and given.get("system") != system.id:
-                raise ParamError("system", "sheet_system", sheet=str(given.get("system"))[:40],
-                                 system=system.id)
-            character = normalise(given)
-        except PyrulesError as err:
-            raise err.prefixed(f"{where}.sheet.character") from None
-        entries: list[Any] = [e["id"] for e in character["entries"]] or [None]
-        skills = []
-        for entry in entries:
-            made = sheet_roll(system, {"sheet": {"character": character, "entry": entry}}, False)
-            label = next((e["label"] for e in character["entries"] if e["id"] == entry), "")
-            skills.append({"label": label, "params": params_json(system.parse(made.params)[0])})
-        ardeur = p.get("ardeur", character["stats"].get(ARDEUR_FIELD.name))
-        person = {"id": p.get("id"), "ardeur": ardeur, "skills": skills}
-        if "unarmed" in p:
-            person["unarmed"] = p["unarmed"]
-        out.append(person)
-        if isinstance(person["id"], str):
-            joined[person["id"]] = {"ardeur": ardeur, "skills": skills}
-    return {**raw, "participants": out}, joined
 
 
 def fight_json(view: FightView) -> dict[str, Any]:

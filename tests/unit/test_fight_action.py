@@ -123,3 +123,34 @@ def test_a_skill_out_of_bounds_is_named_on_its_side() -> None:
 def test_a_shot_target_rolls_nothing() -> None:
     got = err(action("ranged", opponent={"id": "b", "skill": 0}))
     assert got["field"] == "opponent.skill"
+
+
+def test_a_quick_participant_joins_in_one_call() -> None:
+    """`{"id", "quick": numbers}` in a fight state: the engine checks the numbers as a
+    combat side's, makes one unnamed skill with their params, and judges the fight."""
+    quick = {"ardeur": 6, "die": 6, "threshold": 5, "bonus": 1}
+    res = ok({"op": "fight", "fight": {**state(), "participants": [
+        *state()["participants"], {"id": "n", "quick": quick}]}})
+    made = res["joined"]["n"]
+    plain = ok({"op": "validate", "request": {"op": "roll", "system": "steps",
+                                              "params": {"die": 6, "threshold": 5,
+                                                         "bonus": 1}}})["params"]
+    assert made == {"ardeur": 6, "skills": [{"label": "", "params": plain}]}
+    assert res["participants"]["n"]["can_act"] is True
+    assert ok({"op": "fight", "fight": {"participants": [
+        {"id": "n", "quick": {}}]}})["joined"]["n"]["ardeur"] == 10  # the default
+
+
+@pytest.mark.parametrize(("quick", "field"), [
+    ({"ardeur": 100}, "fight.participants.0.quick.ardeur"),
+    ({"bonus": 99}, "fight.participants.0.quick.bonus"),
+    ({"die": 5}, "fight.participants.0.quick.die"),
+    ({"dice": [3]}, "fight.participants.0.quick.dice"),
+    ("x", "fight.participants.0.quick"),
+])
+def test_a_bad_quick_participant_names_its_field(quick: Any, field: str) -> None:
+    request = {"op": "fight", "fight": {"participants": [{"id": "n", "quick": quick}]}}
+    assert err(request)["field"] == field
+    assert err({"op": "validate", "request": request})["field"] == field
+    extra = {"op": "fight", "fight": {"participants": [{"id": "n", "quick": {}, "pc": 1}]}}
+    assert err(extra)["field"] == "fight.participants.0.pc"

@@ -267,3 +267,11 @@ def test_a_bad_joining_sheet_names_its_field(person: dict[str, Any], field: str)
     request = {"op": "fight", "fight": {"participants": [person]}}
     assert err(request)["field"] == field
     assert call({"op": "validate", "request": request}) == call(request)
+
+
+def test_the_character_op_answers_the_efforts_of_a_sheet_that_has_them() -> None:
+    d6 = ok({"op": "character", "character": character("d6", **FULL["d6"])})
+    stats = d6["character"]["stats"]
+    assert d6["efforts"] == ok({"op": "effort", "params": {
+        "flame": stats["flame"], "used": stats["efforts_used"], "action": "check"}})
+    assert "efforts" not in ok({"op": "character", "character": character("steps")})
