@@ -7,7 +7,6 @@ import { SideForm } from "../widgets/forms.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { renderOppose } from "../widgets/result.js";
 import { sheetRoll } from "../characters/quick.js";
-import { effortState } from "../characters/sheet.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { showRolled } from "../widgets/result-card.js";
 import "../widgets/strings.js";
@@ -225,18 +224,11 @@ export class OppositionPanel {
       }
       sides[side] = got;
     }
-    let request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
-    const spend = [];
+    const request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
     if (this.physical) {
-      // Typed faces do not go with a sheet (the engine takes a sheet alone): the params the
-      // engine builds for each side (validate: its check, nothing spent), with the faces.
-      const built = await this.ctx.engine.call({ op: "validate", request, lang: lang() });
-      if (!built.ok) return this.refused(built.error, sides);
-      request = { ...request, actor: built.result.actor, opponent: built.result.opponent };
+      // The faces typed for each side go beside its params (a sheet too): the engine builds
+      // the params, checks the faces against them and spends an effort, in the one call.
       for (const side of SIDES) {
-        // The dice groups must match these params before the faces are read.
-        const plan = await this.ctx.engine.call({ op: "dice", system: system.id, params: request[side], lang: lang() });
-        if (plan.ok) this.facesForms[side].setDiceGroups(plan.result.groups);
         const { params: faces, errors } = this.facesForms[side].collect({ withFaces: true });
         if (errors.length) {
           for (const error of errors) this.facesForms[side].setError(error.field, error.message);
@@ -244,8 +236,6 @@ export class OppositionPanel {
           return;
         }
         request[side] = { ...request[side], ...faces };
-        const state = sides[side].character ? effortState(system, sides[side].character) : null;
-        if (state && request[side][state.param]) spend.push([sides[side].character, state]);
       }
     }
     const names = { actor: sides.actor.who.name, opponent: sides.opponent.who.name };
@@ -254,8 +244,7 @@ export class OppositionPanel {
       physical: this.physical,
       present: async ({ answer }) => {
         // A sheet whose effort the engine spent comes back with the answer: stored.
-        for (const side of SIDES) if (answer.result[side]?.character) await this.characters.keepSpent(answer.result[side].character);
-        for (const [character, state] of spend) await this.characters.spendEffort(character, state);
+        for (const side of SIDES) if (answer.result[side]?.character) await this.characters.keepSpent(answer.result[side].character, answer.result[side].efforts);
         const view = renderOppose(system, answer.result, { names });
         this.result.dataset.winner = answer.result.winner;
         return new Promise((resolve) => showRolled(this.result, view, { announce: (text) => this.ctx.announce(text), onLanded: resolve }));
