@@ -77,8 +77,21 @@ def with_character(system: System[Any], answer: dict[str, Any],
     return {**answer, "character": character, **({"efforts": efforts} if efforts else {})}
 
 
+def parse_dice(req: Mapping[str, Any], lang: str) -> Checked:
+    """``params`` (one roll), or ``actor`` and ``opponent`` (both sides of an opposition,
+    one call)."""
+    if "actor" in req or "opponent" in req:
+        return {**parse_sides(req, lang), "sides": True}
+    return _params(req, lang)
+
+
 def run_dice(c: Checked) -> dict[str, Any]:
-    return {"groups": [g.to_json() for g in c["system"].dice_plan(c["params"])]}
+    def groups(params: Any) -> list[dict[str, Any]]:
+        return [g.to_json() for g in c["system"].dice_plan(params)]
+
+    if c.get("sides"):
+        return {side: {"groups": groups(c[side])} for side in ("actor", "opponent")}
+    return {"groups": groups(c["params"])}
 
 
 def run_odds(c: Checked) -> dict[str, Any]:
@@ -220,7 +233,7 @@ ROLL_OPS = {
     "odds": Op(_params, run_odds),
     "oppose": Op(parse_oppose, run_oppose),
     "oppose_odds": Op(parse_sides, run_oppose_odds),
-    "dice": Op(_params, run_dice),
+    "dice": Op(parse_dice, run_dice),
     "luck": Op(parse_luck, run_luck),
     "fairness": Op(parse_fairness, run_fairness),
     "sweep": Op(parse_sweep, lambda c: sweep.sweep(c["system"], c["req"])),

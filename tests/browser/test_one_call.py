@@ -148,6 +148,29 @@ def test_an_opposition_between_characters_is_one_call(app: App) -> None:
         entry = history_entries(app)[0]
         assert entry["actorLuck"] == answer["actor"]["luck"]
         assert entry["opponentLuck"] == answer["opponent"]["luck"]
+        # Physical dice: the switch asks both sides' dice in one call; the faces typed go
+        # beside each side's sheet, in the one `oppose` call.
+        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
+        page.click("label[for=oppc-physical]")
+        page.wait_for_selector("#f-oppc-opponent-d6-dice[data-count]")
+        app.settle()
+        requests = sent(app)
+        assert [r["op"] for r in requests] == ["dice"], requests
+        assert {"actor", "opponent"} <= set(requests[0])
+        counts = {side: int(page.get_attribute(f"#f-oppc-{side}-d6-dice", "data-count") or 0)
+                  for side in ("actor", "opponent")}
+        for side, count in counts.items():
+            page.fill(f"#f-oppc-{side}-d6-dice", " ".join(["4"] * count))
+        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
+        page.click("#oppc-roll")
+        wait_history(app, 2)
+        app.settle()
+        requests = sent(app)
+        assert [r["op"] for r in requests] == ["oppose"], requests
+        assert "sheet" in requests[0]["actor"] and "seed" not in requests[0]
+        answer = local_handle(without_lang(requests[0]))["result"]
+        assert answer["physical"] and history_entries(app)[0]["physical"]
+        page.click("label[for=oppc-physical]")
     finally:
         page.evaluate("() => window.pyrules.debug.trace(false)")
 

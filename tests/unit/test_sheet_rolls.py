@@ -275,3 +275,12 @@ def test_the_character_op_answers_the_efforts_of_a_sheet_that_has_them() -> None
     assert d6["efforts"] == ok({"op": "effort", "params": {
         "flame": stats["flame"], "used": stats["efforts_used"], "action": "check"}})
     assert "efforts" not in ok({"op": "character", "character": character("steps")})
+
+
+def test_the_dice_of_both_sides_of_an_opposition_in_one_call() -> None:
+    actor, opponent = sheet("d6", situation={"effort": True}), {"attribute": 2}
+    both = ok({"op": "dice", "system": "d6", "actor": actor, "opponent": opponent})
+    assert both == {side: ok({"op": "dice", "system": "d6", "params": params})
+                    for side, params in (("actor", actor), ("opponent", opponent))}
+    got = err({"op": "dice", "system": "d6", "actor": actor, "opponent": {"attribute": 30}})
+    assert got["field"] == "opponent.attribute"

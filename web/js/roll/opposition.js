@@ -199,14 +199,18 @@ export class OppositionPanel {
     return { params: sheetRoll(character, entry), who: { id: character.id, name: character.name, label: entry.label }, character };
   }
 
+  /** The dice each side's faces boxes ask for: one `dice` call for both sides (or the one side picked). */
   async refreshFaces() {
     const system = this.system;
-    for (const side of SIDES) {
+    const ready = SIDES.map((side) => [side, this.sideParams(side)]).filter(([side, got]) => this.facesForms[side] && !got.error);
+    if (!ready.length) return;
+    const both = ready.length === 2;
+    const request = both ? { op: "dice", system: system.id, actor: ready[0][1].params, opponent: ready[1][1].params } : { op: "dice", system: system.id, params: ready[0][1].params };
+    const answer = await this.ctx.engine.call({ ...request, lang: lang() });
+    if (!answer.ok) return;
+    for (const [side] of ready) {
       const form = this.facesForms[side];
-      const got = this.sideParams(side);
-      if (!form || got.error) continue;
-      const answer = await this.ctx.engine.call({ op: "dice", system: system.id, params: got.params, lang: lang() });
-      if (answer.ok && form.element.isConnected) form.setDiceGroups(answer.result.groups);
+      if (form.element.isConnected) form.setDiceGroups(both ? answer.result[side].groups : answer.result.groups);
     }
   }
 
