@@ -5,6 +5,7 @@ name the field; the JSON shaping lives in api.py.
 
 from __future__ import annotations
 
+import functools
 import random
 import unicodedata
 from collections.abc import Sequence
@@ -160,6 +161,7 @@ LABEL_MAX = 200
 ARDEUR_LIMIT = 10**6  # the GM's ±1 buttons may go past the ±99 of a combat action
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text)
                    if not unicodedata.combining(c)).lower()
@@ -168,7 +170,8 @@ def fold(text: str) -> str:
 def find_skill(labels: Sequence[str], skill: str) -> int | None:
     words = SKILL_WORDS[skill]
     for index, label in enumerate(labels):
-        if any(word in fold(label) for word in words):
+        folded = fold(label)  # once per label (a fight of 100 participants is judged often)
+        if any(word in folded for word in words):
             return index
     return None
 
