@@ -302,6 +302,17 @@ ERRORS.update({
                          "This sheet is of the system '{sheet}', not '{system}'."),
     "sheet_entry": Text("Aucune compétence « {entry} » sur cette fiche.",
                         "No skill '{entry}' on this sheet."),
+    "fight_fighter": Text("Aucun participant « {id} » dans ce combat.",
+                          "No participant '{id}' in this fight."),
+    "fight_same": Text("On n'agit pas contre soi-même : choisir un autre participant.",
+                       "One does not act against oneself: pick another participant."),
+    "fight_out": Text("Qui agit est hors de combat (Ardeur à 0 ou moins) : il ne peut plus agir.",
+                      "The one acting is out of the fight (Ardeur at 0 or below): they can no"
+                      " longer act."),
+    "fight_skill": Text("La compétence choisie doit être l'une des {count} du participant.",
+                        "The chosen skill must be one of the participant's {count}."),
+    "fight_ranged": Text("Un tir ne fait lancer que le tireur : la cible ne lance rien.",
+                         "A shot is rolled by the shooter alone: the target rolls nothing."),
     "placement_needs_dice": Text(
         "Un placement sur les dés de Flamme ne vaut que pour des dés connus : donner la graine"
         " du jet ou les faces lancées.",

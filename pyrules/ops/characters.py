@@ -7,14 +7,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ApiError, PyrulesError
+from ..registry import SYSTEMS
 from ..sheets.character import normalise
+from ..sheets.rolls import efforts_of
 from ..sheets.spec import IMPORT_MAX
 from .base import Checked, Op
 
 
 def parse_character(req: Mapping[str, Any], lang: str) -> Checked:
     character = normalise(req.get("character"))
-    return {"answer": {"character": character}, "shown": {"character": character}}
+    answer: dict[str, Any] = {"character": character}
+    efforts = efforts_of(SYSTEMS[character["system"]], character)
+    if efforts is not None:  # what the sheet shows of them once saved: no second call
+        answer["efforts"] = efforts
+    return {"answer": answer, "shown": answer}
 
 
 def parse_characters(req: Mapping[str, Any], lang: str) -> Checked:

@@ -12,7 +12,7 @@ from .. import sweep
 from ..core import Faces, System, make_rng
 from ..errors import ApiError, PyrulesError
 from ..fields import ParamError
-from ..sheets.rolls import is_sheet, sheet_roll
+from ..sheets.rolls import efforts_of, is_sheet, sheet_roll
 from ..stats import FAIRNESS_MAX, chi_square
 from .answers import odds_json, oppose_json, oppose_odds_json, roll_json
 from .base import Checked, Op, faces_field, get_seed, get_system, params_json, roll_or_resolve
@@ -64,16 +64,34 @@ def parse_roll(req: Mapping[str, Any], lang: str) -> Checked:
 def run_roll(c: Checked) -> dict[str, Any]:
     system, params = c["system"], c["params"]
     result = c["result"] or roll_or_resolve(system, params, None, c["seed"])
-    return with_character(roll_json(system, result, params, c["lang"]), c["character"])
+    return with_character(system, roll_json(system, result, params, c["lang"]), c["character"])
 
 
-def with_character(answer: dict[str, Any], character: dict[str, Any] | None) -> dict[str, Any]:
-    """A sheet roll that changed the sheet (an effort spent) answers the character to keep."""
-    return answer if character is None else {**answer, "character": character}
+def with_character(system: System[Any], answer: dict[str, Any],
+                   character: dict[str, Any] | None) -> dict[str, Any]:
+    """A sheet roll that changed the sheet (an effort spent) answers the character to keep,
+    and its efforts as the `effort` op counts them."""
+    if character is None:
+        return answer
+    efforts = efforts_of(system, character)
+    return {**answer, "character": character, **({"efforts": efforts} if efforts else {})}
+
+
+def parse_dice(req: Mapping[str, Any], lang: str) -> Checked:
+    """``params`` (one roll), or ``actor`` and ``opponent`` (both sides of an opposition,
+    one call)."""
+    if "actor" in req or "opponent" in req:
+        return {**parse_sides(req, lang), "sides": True}
+    return _params(req, lang)
 
 
 def run_dice(c: Checked) -> dict[str, Any]:
-    return {"groups": [g.to_json() for g in c["system"].dice_plan(c["params"])]}
+    def groups(params: Any) -> list[dict[str, Any]]:
+        return [g.to_json() for g in c["system"].dice_plan(params)]
+
+    if c.get("sides"):
+        return {side: {"groups": groups(c[side])} for side in ("actor", "opponent")}
+    return {"groups": groups(c["params"])}
 
 
 def run_odds(c: Checked) -> dict[str, Any]:
@@ -184,7 +202,7 @@ def run_oppose(c: Checked) -> dict[str, Any]:
     result = c["result"] or system.oppose(pa, pb, c["faces"], c["rng"])
     out = oppose_json(system, result, pa, pb, c["seed"], c["lang"])
     for side, character in zip(("actor", "opponent"), c["characters"], strict=True):
-        out[side] = with_character(out[side], character)
+        out[side] = with_character(system, out[side], character)
     return out
 
 
@@ -215,7 +233,7 @@ ROLL_OPS = {
     "odds": Op(_params, run_odds),
     "oppose": Op(parse_oppose, run_oppose),
     "oppose_odds": Op(parse_sides, run_oppose_odds),
-    "dice": Op(_params, run_dice),
+    "dice": Op(parse_dice, run_dice),
     "luck": Op(parse_luck, run_luck),
     "fairness": Op(parse_fairness, run_fairness),
     "sweep": Op(parse_sweep, lambda c: sweep.sweep(c["system"], c["req"])),

@@ -18,8 +18,10 @@ from ..registry import describe, table_system
 from ..sheets.rolls import is_sheet, sheet_roll
 from ..systems.d6.table import effort
 from ..systems.pool.table import SOURCE_FIELDS, pool_sources
+from ..systems.steps.action import fight_after, parse_fight_action
 from ..systems.steps.table import (
     ARDEUR_FIELD,
+    FightView,
     parse_combat,
     parse_fight,
     resolve_combat,
@@ -27,6 +29,7 @@ from ..systems.steps.table import (
 )
 from .answers import own_json, roll_json
 from .base import Checked, Op, get_seed, params_json
+from .joining import joining
 
 
 def _nothing(req: Mapping[str, Any], lang: str) -> Checked:
@@ -86,18 +89,25 @@ def sheet_side(req: Mapping[str, Any], side: str) -> Any:
 
 
 def parse_combat_op(req: Mapping[str, Any], lang: str) -> Checked:
-    req = {**req, "actor": sheet_side(req, "actor"), "opponent": sheet_side(req, "opponent")}
     given_seed = req.get("seed")
     seed = get_seed(given_seed)
-    setup = parse_combat(req.get("params"), req.get("actor"), req.get("opponent"))
-    sides = _side_params(req)[: 1 if setup.kind == "ranged" else 2]
+    action = None
+    if "fight" in req:  # an action in a fight: sides by id, the entries and Ardeur the state's
+        action = parse_fight_action(req.get("params"), req.get("fight"), req.get("actor"),
+                                    req.get("opponent"))
+        setup, sides = action.setup, list(action.sides)
+    else:
+        req = {**req, "actor": sheet_side(req, "actor"),
+               "opponent": sheet_side(req, "opponent")}
+        setup = parse_combat(req.get("params"), req.get("actor"), req.get("opponent"))
+        sides = _side_params(req)[: 1 if setup.kind == "ranged" else 2]
     # Faces only in physical mode: no seed, and every rolled side typed (a ranged action
     # rolls the shooter alone). Checked before anything of the roll is answered.
     for side, params in zip(("actor", "opponent"), sides, strict=False):
         loaded = params.get("dice") is not None
         if loaded and (given_seed is not None or any(p.get("dice") is None for p in sides)):
             raise ApiError("faces_in_sheet", f"{side}.dice", "faces_in_sheet")
-    return {"seed": seed, "setup": setup, "sides": sides, "lang": lang,
+    return {"seed": seed, "setup": setup, "sides": sides, "lang": lang, "action": action,
             "shown": {"kind": setup.kind, "actor": params_json(setup.actor[0]),
                       "opponent": params_json(setup.opponent[0])}}
 
@@ -114,7 +124,7 @@ def run_combat(c: Checked) -> dict[str, Any]:
                                    strict=False):
         rolls.append({**roll_json(system, r.with_seed(shown_seed), params, lang, own),
                       "own": own_json(system, params, own, not physical)})
-    return {
+    answer: dict[str, Any] = {
         "kind": out.kind, "winner": out.winner, "margin": out.margin,
         "seed": shown_seed, "physical": physical,
         "actor": {"loss": out.actor_loss, "ardeur": out.actor_ardeur,
@@ -124,11 +134,29 @@ def run_combat(c: Checked) -> dict[str, Any]:
         "rolls": rolls,
         "explanation": texts[lang], "explanations": texts,
     }
+    action = c["action"]
+    if action is not None:  # in a fight: who each side is, the entry rolled, the fight after
+        for side, index, skill in zip(("actor", "opponent"), action.indexes, action.skills,
+                                      strict=True):
+            answer[side].update(id=action.view.fighters[index].id, skill=skill)
+        answer["fight"] = fight_json(fight_after(action, out))
+    return answer
+
+
+def parse_fight_op(req: Mapping[str, Any], lang: str) -> Checked:
+    fight, joined = joining(req.get("fight"))
+    return {"view": parse_fight(fight), "joined": joined, "shown": {}}
 
 
 def run_fight(c: Checked) -> dict[str, Any]:
+    answer = fight_json(c["view"])
+    if c["joined"]:
+        answer["joined"] = c["joined"]
+    return answer
+
+
+def fight_json(view: FightView) -> dict[str, Any]:
     """What the rules of document 004 say of a fight state (see docs/api.md, `fight`)."""
-    view = c["view"]
     nxt = view.next
     return {
         "round": view.round, "turn": view.turn, "current": view.current,
@@ -145,8 +173,7 @@ TABLE_OPS = {
     "version": Op(_nothing, lambda c: {"version": __version__}),
     "sources": Op(parse_sources, run_sources),
     "combat": Op(parse_combat_op, run_combat),
-    "fight": Op(lambda req, lang: {"view": parse_fight(req.get("fight")), "shown": {}},
-                run_fight),
+    "fight": Op(parse_fight_op, run_fight),
     "effort": Op(parse_effort, lambda c: c["answer"]),
     "qr": Op(parse_qr, lambda c: qr(c["text"])),
 }

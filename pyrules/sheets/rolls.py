@@ -1,11 +1,14 @@
 """A roll from a character sheet (issue 21): ``{"sheet": {"character", "entry"?,
 "situation"?}}`` stands, wherever params are accepted, for the params the engine builds
 from the sheet: the entry's params, the sheet's numbers set or added, the PC flag, then the
-situation of a quick roll (replace, set, add, or, append). A d6 exceptional effort spends
-one of the day's efforts; the roll's answer then carries the updated character.
+situation of a quick roll (replace, set, add, or, append), then the dice faces typed for
+this very roll (physical dice: the only keys allowed beside ``sheet``). A d6 exceptional
+effort spends one of the day's efforts; the roll's answer then carries the updated
+character and its efforts.
 
 Refusals name the field inside the ``sheet`` object: ``character.stats.flame``,
-``entry``, ``situation.bonus``, ``situation.effort``.
+``entry``, ``situation.bonus``, ``situation.effort``; a typed face by its own field
+(``dice``).
 """
 
 from __future__ import annotations
@@ -80,9 +83,12 @@ def situation_values(system: System[Any], spec: SheetSpec, raw: Any) -> dict[str
 def sheet_roll(system: System[Any], raw: Mapping[str, Any], spend: bool) -> SheetRoll:
     """The params a ``{"sheet": {...}}`` stands for (``spend``: the roll is thrown, so an
     exceptional effort is counted, and refused when none is left)."""
-    extra = next((k for k in raw if k != "sheet"), None)
+    # Beside the sheet: only the dice faces typed for this very roll (physical dice).
+    faces_names = {f.name for f in system.fields if f.kind == "faces"}
+    extra = next((k for k in raw if k != "sheet" and k not in faces_names), None)
     if extra is not None:
         raise ParamError(str(extra)[:40], "unknown_field", name=str(extra)[:40])
+    typed = {k: v for k, v in raw.items() if k in faces_names and v is not None}
     sheet = raw["sheet"]
     if not isinstance(sheet, Mapping):
         raise ParamError("sheet", "not_object")
@@ -104,9 +110,12 @@ def sheet_roll(system: System[Any], raw: Mapping[str, Any], spend: bool) -> Shee
     entry = character["entries"][index] if index is not None else {"params": {}}
     situation = situation_values(system, spec, sheet.get("situation"))
     params, changed = build_params(system, spec, character, entry, situation)
+    params.update(typed)
     try:
         system.parse(params)
     except PyrulesError as err:
+        if (err.field or "").split(".")[0] in typed:  # a typed face: named as typed
+            raise
         raise refusal(spec, character, err, index, changed, "character.") from None
     updated = None
     if spend and spec.effort is not None and params.get(spec.effort[2]):
@@ -117,3 +126,15 @@ def sheet_roll(system: System[Any], raw: Mapping[str, Any], spend: bool) -> Shee
         updated = {**character, "stats": {**character["stats"], used_key: used + 1},
                    "updated": now_iso()}
     return SheetRoll(params, updated, character)
+
+
+def efforts_of(system: System[Any], character: Mapping[str, Any]) -> dict[str, int] | None:
+    """A sheet's exceptional efforts as the `effort` op counts them (``per_day``, ``used``,
+    ``available``), or None when its system has none."""
+    spec = sheet_of(system)
+    if spec.effort is None:
+        return None
+    per_day, used_key, _ = spec.effort
+    per = character["stats"][per_day]
+    used = min(character["stats"][used_key], per)
+    return {"per_day": per, "used": used, "available": per - used}

@@ -21,9 +21,10 @@ from .test_table_characters import (
     make_darate,
     open_situation,
     pick_character,
+    stored_characters,
     wait_history,
 )
-from .test_table_combat import act, start_fight
+from .test_table_combat import act, add_quick, fighter, import_aldric
 
 
 def sent(app: App) -> list[dict[str, Any]]:
@@ -147,32 +148,155 @@ def test_an_opposition_between_characters_is_one_call(app: App) -> None:
         entry = history_entries(app)[0]
         assert entry["actorLuck"] == answer["actor"]["luck"]
         assert entry["opponentLuck"] == answer["opponent"]["luck"]
+        # Physical dice: the switch asks both sides' dice in one call; the faces typed go
+        # beside each side's sheet, in the one `oppose` call.
+        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
+        page.click("label[for=oppc-physical]")
+        page.wait_for_selector("#f-oppc-opponent-d6-dice[data-count]")
+        app.settle()
+        requests = sent(app)
+        assert [r["op"] for r in requests] == ["dice"], requests
+        assert {"actor", "opponent"} <= set(requests[0])
+        counts = {side: int(page.get_attribute(f"#f-oppc-{side}-d6-dice", "data-count") or 0)
+                  for side in ("actor", "opponent")}
+        for side, count in counts.items():
+            page.fill(f"#f-oppc-{side}-d6-dice", " ".join(["4"] * count))
+        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
+        page.click("#oppc-roll")
+        wait_history(app, 2)
+        app.settle()
+        requests = sent(app)
+        assert [r["op"] for r in requests] == ["oppose"], requests
+        assert "sheet" in requests[0]["actor"] and "seed" not in requests[0]
+        answer = local_handle(without_lang(requests[0]))["result"]
+        assert answer["physical"] and history_entries(app)[0]["physical"]
+        page.click("label[for=oppc-physical]")
     finally:
         page.evaluate("() => window.pyrules.debug.trace(false)")
 
 
-def test_a_combat_action_is_one_roll_call(app: App, tmp_path: Path) -> None:
-    start_fight(app, tmp_path)
+def test_a_combat_action_is_one_call(app: App, tmp_path: Path) -> None:
+    page = app.page
+    import_aldric(app, tmp_path)
+    page.click("#tab-combat")
+    page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
+    page.select_option("#combat-add-char", label="Aldric")
     app.settle()
-    app.page.evaluate("() => window.pyrules.debug.trace(true)")
+    page.evaluate("() => window.pyrules.debug.trace(true)")
     try:
-        act(app, "Aldric", "Brute", "melee", 4)
-        wait_stored(app, 1)
+        # A character joins: one `fight` call, the newcomer given as its sheet; the engine
+        # answers their Ardeur and skills (params built from the sheet) with its judgement.
+        page.click("#combat-add-char-button")
+        page.wait_for_selector(fighter("Aldric"))
         app.settle()
-        ops = [r["op"] for r in sent(app)]
-        # The action is one `combat` call; the tracker then asks the engine to judge the
-        # fight as it now stands (`fight`: who is out, whose turn it is), once.
-        assert ops.count("combat") == 1, ops
-        assert set(ops) <= {"combat", "fight"}, ops
-        assert ops.count("fight") <= 1, ops
-        assert not {"luck", "odds", "roll", "oppose"} & set(ops), ops
-        combat = next(r for r in sent(app) if r["op"] == "combat")
+        requests = sent(app)
+        assert [r["op"] for r in requests] == ["fight"], requests
+        joining = requests[0]["fight"]["participants"][-1]
+        assert joining["sheet"]["character"]["name"] == "Aldric"
+        answer = local_handle(without_lang(requests[0]))["result"]
+        kept = page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:fight'))")
+        aldric = kept["participants"][-1]
+        assert {"ardeur": aldric["ardeur"], "skills": aldric["skills"]} == \
+            answer["joined"][joining["id"]]
+        # A participant made on the spot: one `fight` call too, its numbers checked there.
+        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
+        add_quick(app, "Brute", 6, extra=False)
+        app.settle()
+        requests = sent(app)
+        assert [r["op"] for r in requests] == ["fight"], requests
+        assert requests[0]["fight"]["participants"][-1]["quick"]["ardeur"] == 6
+        add_quick(app, "Sbire", 3, extra=True)
+        app.settle()
+        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
+        # An action: one `combat` call with the fight and the sides' ids; its answer carries
+        # the roll and the fight judged after it, so nothing is asked before nor after.
+        seed = next(s for s in range(200) if local_handle(
+            {"op": "combat", "params": {"kind": "skirmish"}, "fight": fight_of(kept, app),
+             "actor": {"id": aldric["id"]}, "opponent": {"id": quick_id(app, "Sbire")},
+             "seed": s})["result"]["winner"] == "actor")
+        act(app, "Aldric", "Sbire", "skirmish", seed)
+        wait_stored(app, 1)
+        page.wait_for_selector(f"{fighter('Sbire')}[data-out=true]")
+        app.settle()
+        requests = sent(app)
+        assert [r["op"] for r in requests] == ["combat"], requests
+        combat = requests[0]
+        assert (combat["actor"], combat["opponent"]) == \
+            ({"id": aldric["id"]}, {"id": quick_id(app, "Sbire")})
         answer = local_handle(without_lang(combat))["result"]
         entry = stored_history(app)[0]
         assert entry["actorLuck"] == answer["rolls"][0]["luck"]
         assert entry["opponentLuck"] == answer["rolls"][1]["luck"]
+        # The tracker shows the answer's judgement: who is out, whose turn it is.
+        shown = dict(page.eval_on_selector_all(
+            "#combat-order .fighter", "(rows) => rows.map((r) => [r.dataset.id, r.dataset.out])"))
+        assert shown == {i: str(not p["can_act"]).lower()
+                         for i, p in answer["fight"]["participants"].items()}
+        assert answer["fight"]["participants"][aldric["id"]]["warning"] == "acted"
     finally:
-        app.page.evaluate("() => window.pyrules.debug.trace(false)")
+        page.evaluate("() => window.pyrules.debug.trace(false)")
+
+
+def fight_of(kept: dict[str, Any], app: App) -> dict[str, Any]:
+    """The fight as the tracker now keeps it, as the `combat` op takes it."""
+    fight = app.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:fight'))")
+    return {"round": fight["round"], "turn": fight["turn"], "acted": [],
+            "participants": [{"id": p["id"], "ardeur": p["ardeur"], "unarmed": p["unarmed"],
+                              "skills": p["skills"]} for p in fight["participants"]]}
+
+
+def quick_id(app: App, name: str) -> str:
+    return str(app.page.get_attribute(fighter(name), "data-id"))
+
+
+def test_physical_dice_on_a_sheet_with_an_effort_is_one_call(app: App) -> None:
+    page = app.page
+    make_darate(app)
+    pick_character(app, "Darate")
+    open_situation(app)
+    page.click("label[for=f-sit-d6-effort]")
+    page.click("label[for=quick-physical]")
+    page.click("#char-detail .entry-roll:has-text('Perception')")
+    page.wait_for_selector("#quick-faces")
+    app.settle()
+    count = int(page.get_attribute("#f-quick-d6-dice", "data-count") or 0)
+    page.evaluate("() => window.pyrules.debug.trace(true)")
+    try:
+        # A bad face: refused by the engine on the face's box, nothing spent, one call.
+        page.fill("#f-quick-d6-dice", " ".join(["7"] * count))
+        page.click("#quick-faces-roll")
+        page.wait_for_selector("#f-quick-d6-dice-error:not([hidden])")
+        app.settle()
+        assert [r["op"] for r in sent(app)] == ["roll"]
+        assert page.get_attribute("#efforts", "data-available") == "2"
+        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
+        faces = " ".join(["6"] + ["2"] * (count - 1))
+        page.fill("#f-quick-d6-dice", faces)
+        page.click("#quick-faces-roll")
+        page.wait_for_selector("#efforts[data-available='1']")
+        wait_history(app, 1)
+        app.settle()
+        requests = sent(app)
+        assert [r["op"] for r in requests] == ["roll"], requests
+        params = requests[0]["params"]
+        assert params["sheet"]["situation"]["effort"] is True
+        assert "seed" not in requests[0]
+        answer = local_handle(without_lang(requests[0]))["result"]
+        assert [d["final"] for d in answer["dice"]] == [int(f) for f in faces.split()]
+        # What the efforts box shows is the answer's count; the stored sheet is the answer's.
+        efforts = answer["efforts"]
+        assert page.text_content("#efforts-count") == \
+            f"{efforts['available']} disponible(s) sur {efforts['per_day']} aujourd’hui"
+        stored = next(c for c in stored_characters(app) if c["name"] == "Darate")
+        assert stored["stats"] == answer["character"]["stats"]
+        # A night's rest: one `effort` call, the box redrawn from its answer.
+        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
+        page.click("#efforts-rest")
+        page.wait_for_selector("#efforts[data-available='2']")
+        app.settle()
+        assert [r["op"] for r in sent(app)] == ["effort"]
+    finally:
+        page.evaluate("() => window.pyrules.debug.trace(false)")
 
 
 TAPS = """() => {

@@ -169,3 +169,118 @@ def test_a_combat_side_may_be_a_sheet_with_its_ardeur() -> None:
                                                                "entry": "nope"}}}
     assert err(wrong)["field"] == "actor.entry"
     assert call({"op": "validate", "request": wrong}) == call(wrong)
+
+
+def test_physical_dice_on_a_sheet_roll_are_one_call_and_spend_the_effort_once() -> None:
+    """Typed faces go beside the sheet (issue 21): the very resolution of the built params
+    with those faces, the effort spent once, the efforts left counted by the engine."""
+    params = sheet("d6", situation={"effort": True}, stats={"flame": 2, "efforts_used": 0})
+    typed = {**params, "dice": [6, 2]}
+    first = ok({"op": "roll", "system": "d6", "params": typed})
+    assert first["physical"] and first["seed"] is None
+    plain = ok({"op": "roll", "system": "d6", "params": {**first["params"], "dice": [6, 2]}})
+    assert {k: v for k, v in first.items() if k not in ("character", "efforts")} == plain
+    assert [d["final"] for d in first["dice"]] == [6, 2]
+    assert first["character"]["stats"]["efforts_used"] == 1  # spent once, not per die
+    assert first["efforts"] == {"per_day": 2, "used": 1, "available": 1}
+    # The same request again (a replay of the same sheet) spends one from the same sheet:
+    # the engine never counts twice what the page stored once.
+    again = ok({"op": "roll", "system": "d6", "params": typed})
+    assert again["character"]["stats"] == first["character"]["stats"]
+    # The seeded roll of the same sheet answers the efforts alike.
+    seeded = ok({"op": "roll", "system": "d6", "params": params, "seed": 4})
+    assert seeded["efforts"] == first["efforts"]
+    assert "efforts" not in ok({"op": "roll", "system": "d6", "params": sheet("d6")})
+
+
+@pytest.mark.parametrize(("faces", "field", "code"), [
+    ({"dice": [7, 2]}, "dice", "invalid_param"),
+    ({"dice": "x"}, "dice", "invalid_param"),
+    ({"dice": [6]}, "dice", "invalid_param"),  # two dice rolled, one face typed
+    ({"flame_dice": [1]}, "flame_dice", "invalid_param"),  # no such face field in d6
+])
+def test_a_bad_typed_face_beside_a_sheet_is_named_by_its_field(
+        faces: dict[str, Any], field: str, code: str) -> None:
+    params = {**sheet("d6", situation={"effort": True},
+                      stats={"flame": 2, "efforts_used": 0}), **faces}
+    request = {"op": "roll", "system": "d6", "params": params}
+    got = err(request)
+    assert (got["field"], got["code"]) == (field, code), got
+    assert call({"op": "validate", "request": request}) == call(request)
+
+
+def test_typed_faces_beside_a_sheet_never_go_with_a_seed() -> None:
+    params = {**sheet("d6"), "dice": [6]}
+    got = err({"op": "roll", "system": "d6", "params": params, "seed": 3})
+    assert (got["code"], got["field"]) == ("faces_in_sheet", "dice")
+    # An opposition: both sides typed (physical), each side's sheet and faces in one call.
+    r = ok({"op": "oppose", "system": "steps", "actor": {**sheet("steps"), "dice": [9]},
+            "opponent": {**sheet("steps", entry=1), "dice": [2]}})
+    assert r["physical"] and [d["final"] for d in r["actor"]["dice"]] == [9]
+    got = err({"op": "oppose", "system": "steps", "actor": {**sheet("steps"), "dice": [11]},
+               "opponent": {**sheet("steps", entry=1), "dice": [2]}})
+    assert got["field"] == "actor.dice"
+
+
+def test_a_character_joins_a_fight_in_one_call() -> None:
+    """The `fight` op takes a participant as its sheet: the engine answers the fight judged
+    with them, and their Ardeur and skills (each entry's params as a sheet roll builds them)."""
+    character = sheet("steps")["sheet"]["character"]
+    state = {"participants": [{"id": "q", "ardeur": 4, "skills": ["Bagarre"]},
+                              {"id": "p", "sheet": {"character": character}}]}
+    res = ok({"op": "fight", "fight": state})
+    joined = res["joined"]["p"]
+    assert joined["ardeur"] == 7  # the sheet's
+    for skill, entry in zip(joined["skills"], character["entries"], strict=True):
+        sheet_roll = {"sheet": {"character": character, "entry": entry["id"]}}
+        assert skill == {"label": entry["label"], "params": ok(
+            {"op": "validate", "request": {"op": "roll", "system": "steps",
+                                            "params": sheet_roll}})["params"]}
+    # The judgement is the `fight` op's for the participant as the page then keeps them.
+    kept = {"id": "p", "ardeur": 7, "skills": [s["label"] for s in joined["skills"]]}
+    assert {k: v for k, v in res.items() if k != "joined"} == ok(
+        {"op": "fight", "fight": {"participants": [state["participants"][0], kept]}})
+    assert ok({"op": "fight", "fight": {"participants": [
+        {"id": "p", "ardeur": 2, "sheet": {"character": character}}]}})["joined"]["p"][
+        "ardeur"] == 2
+    # No entry: one skill, the sheet's numbers alone.
+    bare = ok({"op": "fight", "fight": {"participants": [
+        {"id": "p", "sheet": {"character": {**character, "entries": []}}}]}})
+    assert [s["label"] for s in bare["joined"]["p"]["skills"]] == [""]
+    assert bare["joined"]["p"]["skills"][0]["params"]["bonus"] == 2  # the accessories
+    assert "joined" not in ok({"op": "fight", "fight": {"participants": []}})
+
+
+@pytest.mark.parametrize(("person", "field"), [
+    ({"id": "p", "sheet": []}, "fight.participants.0.sheet"),
+    ({"id": "p", "sheet": {"character": {}, "entry": "x"}}, "fight.participants.0.sheet"),
+    ({"id": "p", "sheet": {"character": {"system": "d6", "name": "A"}}},
+     "fight.participants.0.sheet.character.system"),
+    ({"id": "p", "sheet": {"character": {"system": "steps", "name": ""}}},
+     "fight.participants.0.sheet.character.name"),
+    ({"id": "p", "name": "A", "sheet": {"character": {"system": "steps", "name": "A"}}},
+     "fight.participants.0.name"),
+    ({"id": "", "sheet": {"character": {"system": "steps", "name": "A"}}},
+     "fight.participants.0.id"),
+])
+def test_a_bad_joining_sheet_names_its_field(person: dict[str, Any], field: str) -> None:
+    request = {"op": "fight", "fight": {"participants": [person]}}
+    assert err(request)["field"] == field
+    assert call({"op": "validate", "request": request}) == call(request)
+
+
+def test_the_character_op_answers_the_efforts_of_a_sheet_that_has_them() -> None:
+    d6 = ok({"op": "character", "character": character("d6", **FULL["d6"])})
+    stats = d6["character"]["stats"]
+    assert d6["efforts"] == ok({"op": "effort", "params": {
+        "flame": stats["flame"], "used": stats["efforts_used"], "action": "check"}})
+    assert "efforts" not in ok({"op": "character", "character": character("steps")})
+
+
+def test_the_dice_of_both_sides_of_an_opposition_in_one_call() -> None:
+    actor, opponent = sheet("d6", situation={"effort": True}), {"attribute": 2}
+    both = ok({"op": "dice", "system": "d6", "actor": actor, "opponent": opponent})
+    assert both == {side: ok({"op": "dice", "system": "d6", "params": params})
+                    for side, params in (("actor", actor), ("opponent", opponent))}
+    got = err({"op": "dice", "system": "d6", "actor": actor, "opponent": {"attribute": 30}})
+    assert got["field"] == "opponent.attribute"

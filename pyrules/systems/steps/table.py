@@ -5,6 +5,7 @@ name the field; the JSON shaping lives in api.py.
 
 from __future__ import annotations
 
+import functools
 import random
 import unicodedata
 from collections.abc import Sequence
@@ -160,6 +161,7 @@ LABEL_MAX = 200
 ARDEUR_LIMIT = 10**6  # the GM's ±1 buttons may go past the ±99 of a combat action
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text)
                    if not unicodedata.combining(c)).lower()
@@ -168,7 +170,8 @@ def fold(text: str) -> str:
 def find_skill(labels: Sequence[str], skill: str) -> int | None:
     words = SKILL_WORDS[skill]
     for index, label in enumerate(labels):
-        if any(word in fold(label) for word in words):
+        folded = fold(label)  # once per label (a fight of 100 participants is judged often)
+        if any(word in folded for word in words):
             return index
     return None
 
@@ -196,6 +199,9 @@ class Fighter:
     ardeur: int
     unarmed: bool
     skills: tuple[str, ...]
+    #: Each skill's step-dice params when the state gives them (``{"label", "params"}``),
+    #: else ``{}`` (the base roll): what a `combat` action in this fight rolls.
+    params: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -259,9 +265,37 @@ def _int(raw: Any, field: str, low: int, high: int) -> int:
     return raw
 
 
+def _skills(raw: Any, where: str) -> tuple[tuple[str, ...], tuple[dict[str, Any], ...]]:
+    """A participant's skills: each a label, or ``{"label", "params"}`` (its step-dice
+    params, checked when an action rolls them)."""
+    what = f"{where}: a list of labels or {{label, params}}"
+    if not isinstance(raw, list) or len(raw) > SKILLS_MAX:
+        raise ParamError(where, "fight_state", what=what)
+    labels, params = [], []
+    for j, skill in enumerate(raw):
+        if isinstance(skill, dict):
+            extra = set(skill) - {"label", "params"}
+            if extra:
+                name = sorted(map(str, extra))[0][:40]
+                raise ParamError(f"{where}.{j}.{name}", "unknown_field", name=name)
+            label, given = skill.get("label", ""), skill.get("params", {})
+            if given is None:
+                given = {}
+            if not isinstance(given, dict):
+                raise ParamError(f"{where}.{j}.params", "not_object")
+        else:
+            label, given = skill, {}
+        if not isinstance(label, str) or len(label) > LABEL_MAX:
+            raise ParamError(f"{where}.{j}", "fight_state", what=what)
+        labels.append(label)
+        params.append(given)
+    return tuple(labels), tuple(params)
+
+
 def parse_fight(raw: Any) -> FightView:
     """Validate a fight state: {round, turn, participants: [{id, ardeur, unarmed?,
-    skills: [label, ...]}], acted?: [id, ...]} (acted: who already acted this round)."""
+    skills: [label | {label, params}, ...]}], acted?: [id, ...]} (acted: who already acted
+    this round)."""
     if not isinstance(raw, dict):
         raise ParamError("fight", "not_object")
     unknown = set(raw) - {"round", "turn", "participants", "acted"}
@@ -276,19 +310,16 @@ def parse_fight(raw: Any) -> FightView:
         where = f"fight.participants.{i}"
         if not isinstance(p, dict):
             raise ParamError(where, "not_object")
-        ident, skills = p.get("id"), p.get("skills", [])
+        ident = p.get("id")
         if not isinstance(ident, str) or not 0 < len(ident) <= LABEL_MAX \
                 or any(f.id == ident for f in fighters):
             raise ParamError(f"{where}.id", "fight_state", what=f"{where}.id: a unique text")
-        if not isinstance(skills, list) or len(skills) > SKILLS_MAX or not all(
-                isinstance(s, str) and len(s) <= LABEL_MAX for s in skills):
-            raise ParamError(f"{where}.skills", "fight_state",
-                             what=f"{where}.skills: a list of labels")
+        skills, params = _skills(p.get("skills", []), f"{where}.skills")
         unarmed = p.get("unarmed", False)
         if not isinstance(unarmed, bool):
             raise ParamError(f"{where}.unarmed", "fight_state", what=f"{where}.unarmed: true/false")
         ardeur = _int(p.get("ardeur"), f"{where}.ardeur", -ARDEUR_LIMIT, ARDEUR_LIMIT)
-        fighters.append(Fighter(ident, ardeur, unarmed, tuple(skills)))
+        fighters.append(Fighter(ident, ardeur, unarmed, skills, params))
     round_ = _int(raw.get("round", 1), "fight.round", 1, 10**9)
     turn = _int(raw.get("turn", 0), "fight.turn", 0, 10**9)
     if turn >= len(fighters):  # the one whose turn it was left: the order starts again

@@ -250,6 +250,7 @@ export class EditorPart {
       // Stored as the engine normalised it (list stats as lists, ids, dates).
       const saved = answer.result.character;
       await this.put(saved);
+      this.knowEfforts(saved, this.system(saved.system), answer.result.efforts); // the sheet shows this count: no second call
       this.lastSystem = saved.system;
       this.editor = null;
       this.select(saved.id);

@@ -28,12 +28,14 @@ export class QuickPart {
       flash(this.quickError, answer.error.message, "error");
       return;
     }
+    const updated = { ...character, stats: { ...character.stats, [state.usedKey]: answer.result.used }, updated: new Date().toISOString() };
     try {
-      await this.put({ ...character, stats: { ...character.stats, [state.usedKey]: answer.result.used }, updated: new Date().toISOString() });
+      await this.put(updated);
     } catch (error) {
       this.storageFailed(this.quickError, error);
       return;
     }
+    this.knowEfforts(updated, this.system(updated.system), answer.result); // the redraw shows this answer
     this.render();
     this.ctx.announce(t("efforts.restored", { total: answer.result.per_day }));
     document.getElementById("efforts-rest")?.focus();
@@ -105,31 +107,16 @@ export class QuickPart {
    * Roll `entry` with `params` (the contract's sheet roll: the engine builds the params from the
    * sheet, the entry and the situation, and spends a d6 exceptional effort the situation asks
    * for): one engine call through the pipeline, the RNG with the page's seed, or the faces
-   * already in params (physical dice, typed in `facesForm`, where a wrong face is then shown).
+   * typed in `facesForm` beside the sheet (physical dice; a wrong face is shown by its box).
+   * The answer carries the sheet with the effort spent, which is stored.
    */
   async rollEntry(character, entry, system, params, facesForm = null, faces = null) {
-    let request = { op: "roll", system: system.id, params, lang: lang() };
-    let spend = null;
-    if (faces) {
-      // Typed faces do not go with a sheet (the engine takes a sheet alone): the params the
-      // engine builds from it (validate: its check, the effort left, nothing spent), then the
-      // roll of those params with the faces, then the effort spent by the `effort` op.
-      const built = await this.ctx.engine.call({ op: "validate", request, lang: lang() });
-      if (built.ok) {
-        request = { ...request, params: { ...built.result.params, ...faces } };
-        const state = effortState(system, character);
-        if (state && built.result.params[state.param]) spend = state;
-      } else request = null;
-      if (!request) return this.quickRefused(entry, built.error, facesForm);
-    }
+    const request = { op: "roll", system: system.id, params: faces ? { ...params, ...faces } : params, lang: lang() };
     const who = { id: character.id, name: character.name, label: entry.label };
     const done = await this.ctx.pipeline.roll(request, who, {
       origin: "quick",
       physical: Boolean(facesForm),
-      present: async ({ answer }) => {
-        if (spend) await this.spendEffort(character, spend);
-        return this.showQuick(character, entry, system, answer.result);
-      },
+      present: ({ answer }) => this.showQuick(character, entry, system, answer.result),
     });
     if (done && !done.answer.ok) this.quickRefused(entry, done.answer.error, facesForm);
   }
@@ -151,16 +138,9 @@ export class QuickPart {
     if (local && facesForm?.hasError(local)) facesForm.focusField(local);
   }
 
-  /** Physical dice: the effort the built params asked for, spent by the `effort` op, the sheet stored. */
-  async spendEffort(character, state) {
-    const fresh = this.byId(character.id) || character;
-    const answer = await this.ctx.engine.call({ ...effortState(this.system(fresh.system), fresh).request("use"), lang: lang() });
-    if (answer.ok) await this.keepSpent({ ...fresh, stats: { ...fresh.stats, [state.usedKey]: answer.result.used }, updated: new Date().toISOString() });
-  }
-
   /** The quick roll's result area: its dice thrown; resolves once they have landed. */
   async showQuick(character, entry, system, result) {
-    if (result.character) await this.keepSpent(result.character);
+    if (result.character) await this.keepSpent(result.character, result.efforts);
     const view = renderRoll(system, result);
     const title = h("p", { class: "quick-title", text: t("quick.title", { name: character.name, label: entry.label }) });
     this.quickResult.dataset.outcome = result.outcome;
@@ -174,8 +154,8 @@ export class QuickPart {
     });
   }
 
-  /** The sheet the engine answered after spending an effort: stored, and its efforts box redrawn. */
-  async keepSpent(updated) {
+  /** The sheet the engine answered after spending an effort: stored, and its efforts box redrawn from the answer's `efforts`. */
+  async keepSpent(updated, efforts) {
     try {
       await this.put(updated);
     } catch (error) {
@@ -183,22 +163,21 @@ export class QuickPart {
       this.storageFailed(this.quickError?.isConnected ? this.quickError : this.message, error);
       return;
     }
-    this.renderAfterEffort(updated);
+    this.renderAfterEffort(updated, efforts);
   }
 
   /**
-   * Redraw the efforts box and the sheet's "used" figure from the sheet the engine answered
-   * (keeps the result area): its per-day and used numbers, as the `effort` op counts them.
+   * Redraw the efforts box and the sheet's "used" figure (keeps the result area) from the
+   * engine's answer: its `efforts` ({per_day, used, available}, as the `effort` op counts them).
    */
-  renderAfterEffort(updated) {
-    const old = document.getElementById("efforts");
-    if (!old || this.selected?.id !== updated.id) return;
+  renderAfterEffort(updated, efforts) {
     const system = this.system(updated.system);
-    const state = effortState(system, updated);
-    const perDay = Number(updated.stats?.[state.perDayKey] ?? 0);
-    const used = Number(updated.stats?.[state.usedKey] ?? 0);
-    old.replaceWith(this.effortsBox(updated, system, { ok: true, result: { per_day: perDay, used, available: Math.max(0, perDay - used) } }));
-    const cell = this.root.querySelector(`.sheet-stat[data-stat="${state.usedKey}"] dd`);
-    if (cell) cell.textContent = String(used);
+    this.knowEfforts(updated, system, efforts);
+    const old = document.getElementById("efforts");
+    if (!old || !efforts || this.selected?.id !== updated.id) return;
+    old.replaceWith(this.effortsBox(updated, system, { ok: true, result: efforts }));
+    const usedKey = effortState(system, updated).usedKey;
+    const cell = this.root.querySelector(`.sheet-stat[data-stat="${usedKey}"] dd`);
+    if (cell) cell.textContent = String(updated.stats?.[usedKey] ?? "");
   }
 }

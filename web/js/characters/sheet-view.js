@@ -100,11 +100,25 @@ export class SheetPart {
   renderEfforts(character, system) {
     const state = effortState(system, character);
     if (!state) return null;
+    // An engine answer already given for these numbers (a rest, an effort spent by a roll): shown as is.
+    const key = JSON.stringify(state.request("check"));
+    const known = this.effortsKnown?.get(key);
+    if (known) return this.effortsBox(character, system, { ok: true, result: known });
     const slot = h("div", { class: "efforts-slot" });
     this.ctx.engine.call({ ...state.request("check"), lang: lang() }).then((answer) => {
+      if (answer.ok) this.knowEfforts(character, system, answer.result);
       if (slot.isConnected) slot.replaceWith(this.effortsBox(character, system, answer));
     });
     return slot;
+  }
+
+  /** Keep the engine's count of a sheet's efforts ({per_day, used, available}) for its numbers: no need to ask again. */
+  knowEfforts(character, system, efforts) {
+    const state = effortState(system, character);
+    if (!state || !efforts) return;
+    this.effortsKnown ??= new Map();
+    if (this.effortsKnown.size >= 64) this.effortsKnown.clear();
+    this.effortsKnown.set(JSON.stringify(state.request("check")), efforts);
   }
 
   /** The efforts box from an answer of the `effort` op ({per_day, used, available}). */

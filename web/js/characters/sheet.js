@@ -143,10 +143,3 @@ export function importList(data) {
   if (isObject(data) && data.format === EXPORT_FORMAT && Array.isArray(data.characters)) return { list: data.characters };
   return { error: { key: "import.format", vars: {} } };
 }
-
-/** A field of the engine's table description ("participant": a combat participant's). */
-export function fromTable(table, where, name) {
-  if (!table) return null;
-  const list = where === "participant" ? table.combat?.participant : table[where]?.fields;
-  return (list || []).find((f) => f.name === name) || null;
-}

@@ -304,6 +304,7 @@ export class CharactersView {
       this.storageFailed(this.message, error);
       return;
     }
+    this.knowEfforts(saved, this.system(saved.system), answer.result.efforts);
     this.select(saved.id);
     this.render();
     flash(this.message, t("chars.duplicated", { name: saved.name }));

@@ -1,7 +1,8 @@
 // The action panel of the combat tracker (who acts against whom, the kind of action, the
 // entries used) and the action itself: one engine `combat` call, its losses applied, a log
 // line and a history entry. Who can act, whose turn it is, which entry fights and the
-// turn warnings come from the engine's `fight` answer kept in `cv.judged`.
+// turn warnings come from the engine's judgement kept in `cv.judged` (the `fight` answer
+// after a change, the `combat` answer's `fight` after an action).
 // `cv` is the CombatView.
 
 import { h } from "../lib/dom.js";
@@ -11,7 +12,7 @@ import { playStage } from "../stage/stage.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { combatEntry, partsOf, turnWarning } from "./combat-record.js";
 import { logText, renderLast } from "./log.js";
-import { AUTO, canAct, skillFor } from "./state.js";
+import { actionRequest, AUTO, canAct, skillFor } from "./state.js";
 import "./strings.js";
 
 export function renderAction(cv, system, table) {
@@ -120,35 +121,29 @@ export async function resolve(cv) {
 }
 
 async function act(cv) {
-  // The engine's judgement of the fight as it stands (who fights with which entry, who is up):
-  // kept from the last change, asked again only if the fight changed since.
-  if (!(await cv.judge())) return;
+  // One `combat` call: the fight as it stands and who acts against whom; the engine picks the
+  // entries and Ardeur from the state, and answers the roll with its judgement of the fight
+  // after it (who is out, whose turn, warnings). Nothing is asked before nor after.
   const actor = cv.participant(cv.action.actor);
   const target = cv.participant(cv.action.target);
   if (!actor || !target || actor === target) {
     flash(cv.error, t("combat.pickBoth"), "error");
     return;
   }
-  const kind = cv.action.kind;
-  const actorSkill = skillFor(actor, kind, cv.action.actorSkill, cv.judged);
-  const targetSkill = skillFor(target, kind, cv.action.targetSkill, cv.judged);
-  const request = {
-    op: "combat",
-    params: { kind, concede: kind === "conflict" && cv.action.concede },
-    actor: { ...actorSkill.params, ardeur: actor.ardeur },
-    opponent: { ...targetSkill.params, ardeur: target.ardeur },
-    lang: lang(),
-  };
+  const request = { ...actionRequest(cv.fight, { ...cv.action, actor: actor.id, target: target.id }), lang: lang() };
+  // The entries the engine rolled (its answer names them by index), for the log and the history.
+  const used = (p, index) => p.skills[index] ?? { label: "", params: {} };
+  const skills = (result) => ({ actorSkill: used(actor, result.actor.skill), targetSkill: result.opponent.skill === null ? null : used(target, result.opponent.skill) });
   const done = await cv.ctx.pipeline.roll(request, null, {
     origin: "combat",
     // The history entry of the action (combat-record.js), its luck from the answer's rolls.
-    entry: (sent, answer) => combatEntry({ request: sent, result: answer.result, actor, target, actorSkill, targetSkill }).entry,
-    present: ({ request: sent, answer }) => landAction(cv, { request: sent, result: answer.result, actor, target, actorSkill, targetSkill }),
+    entry: (sent, answer) => combatEntry({ request: sent, result: answer.result, actor, target, ...skills(answer.result) }).entry,
+    present: ({ request: sent, answer }) => landAction(cv, { request: sent, result: answer.result, actor, target, ...skills(answer.result) }),
   });
   if (done && !done.answer.ok) flash(cv.error, t("combat.error", { message: done.answer.error.message }), "error");
 }
 
-/** The action's answer applied to the fight (losses, log), then its dice on the stage; resolves once landed. */
+/** The action's answer applied to the fight (losses, log, the engine's judgement after it), then its dice on the stage; resolves once landed. */
 async function landAction(cv, { request, result, actor, target, actorSkill, targetSkill }) {
   const kind = request.params.kind;
   cv.checkpoint();
@@ -167,7 +162,7 @@ async function landAction(cv, { request, result, actor, target, actorSkill, targ
     actorId: actor.id,
     targetId: target.id,
     actorSkill: actorSkill.label,
-    targetSkill: kind === "ranged" ? null : targetSkill.label,
+    targetSkill: kind === "ranged" ? null : targetSkill?.label ?? "",
     winner: result.winner,
     margin: result.margin,
     actorLoss: result.actor.loss,
@@ -184,8 +179,8 @@ async function landAction(cv, { request, result, actor, target, actorSkill, targ
   // "Contre qui" stays on the one just fought, even knocked out (a skirmish puts the extras out).
   cv.keptTarget = target.id;
   cv.save();
-  // The new state shows once the engine has judged it (who is out, whose turn it is).
-  if (!(await cv.judge())) return;
+  // The new state as the engine judged it in the same answer (who is out, whose turn it is).
+  cv.judgedBy(result.fight);
   cv.render();
   document.getElementById("combat-resolve")?.focus();
   const dice = result.rolls.flatMap((roll, i) => roll.dice.map((d) => ({ sides: d.sides, face: d.final, kind: d.kind, side: i ? "opponent" : "actor" })));

@@ -5,14 +5,16 @@
 // The page keeps the fight; the engine judges it: after every change the state goes to the
 // `fight` op, and the tracker shows it with that answer (kept in `judged`): who is out,
 // whose turn it is, where "Tour suivant" goes, which entry fights, the turn warnings.
-// Each action (melee, ranged, ordinary conflict, skirmish) is one `combat` call (action.js);
+// Each action (melee, ranged, ordinary conflict, skirmish) is one `combat` call with the
+// fight state (action.js), whose answer carries the judgement of the fight after it; a
+// newcomer (a character's sheet, or numbers made on the spot) joins in one `fight` call;
 // every change can be undone (a stack of previous states). The fight lives in localStorage,
 // so a reload does not lose it.
 
 import { isFight } from "../lib/checks.js";
 import { h, storageGet, storageSet } from "../lib/dom.js";
 import { lang, t } from "../lib/i18n.js";
-import { fromTable, newId, sheetParams } from "../characters/sheet.js";
+import { newId } from "../characters/sheet.js";
 import { onOtherTab } from "../lib/storage.js";
 import { confirmAction, flash } from "../ui/ui.js";
 import { renderAction } from "./action.js";
@@ -108,61 +110,65 @@ export class CombatView {
     this.root.setAttribute("aria-busy", "true");
     const answer = await asked.answer;
     if (this.asking !== asked) return false; // a newer state is being judged: it will show
-    if (JSON.stringify(fightRequest(this.fight)) !== key) return this.judge(); // changed meanwhile
+    if (JSON.stringify(fightRequest(this.fight)) !== key) {
+      // Changed meanwhile (an action's answer may already have judged the new state).
+      this.asking = null;
+      this.root.removeAttribute("aria-busy");
+      return this.judge();
+    }
     this.asking = null;
     this.root.removeAttribute("aria-busy");
     if (!answer.ok) {
       this.judgeError = { key, message: answer.error.message };
       return false;
     }
-    this.judgeError = null;
-    this.judged = answer.result;
-    this.fight.turn = answer.result.turn; // the engine's turn: the first when it was past the end
-    this.judgedKey = JSON.stringify(fightRequest(this.fight));
+    this.judgedBy(answer.result);
     return true;
+  }
+
+  /** The engine's judgement of the fight as it now stands (a `fight` answer, or a `combat` answer's `fight`). */
+  judgedBy(judged) {
+    this.judgeError = null;
+    this.judged = judged;
+    this.fight.turn = judged.turn; // the engine's turn: the first when it was past the end
+    this.judgedKey = JSON.stringify(fightRequest(this.fight));
   }
 
   // -------------------------------------------------------------------------- changes
 
   /**
-   * A character joins the fight, each skill with the params the engine builds from the
-   * sheet (its `validate` of that sheet roll answers them; a skill it refuses keeps its own
-   * params, and the action then says the engine's refusal).
+   * A newcomer joins the fight in one `fight` call: the fight as it stands plus `joining`
+   * ({sheet: {character}} or {quick: numbers}); the engine makes the participant and answers
+   * the fight judged with them and what it made (`joined`: their Ardeur and skills, each with
+   * its params). Returns {answer, participant?}; nobody joins on a refusal.
    */
-  async addCharacter(character) {
-    const system = this.system();
-    const built = await Promise.all(
-      character.entries.map((entry) => this.ctx.engine.call({ op: "validate", request: { op: "roll", system: system.id, params: sheetParams(character, entry) }, lang: lang() })),
-    );
-    const skills = character.entries.map((entry, index) => {
-      const answer = built[index];
-      const params = answer.ok && answer.result.valid && answer.result.params ? answer.result.params : entry.params;
-      return { label: entry.label, params };
-    });
-    // No Ardeur of its own: the engine's default for a combat participant, not a page number.
-    const ardeur = character.stats?.ardeur ?? fromTable(this.ctx.table(), "participant", "ardeur")?.default ?? 0;
-    if (!skills.length) skills.push({ label: "", params: {} });
+  async join(joining, person) {
+    const id = newId("p");
+    const request = fightRequest(this.fight);
+    request.fight.participants.push({ id, ...joining });
+    const answer = await this.ctx.engine.call({ ...request, lang: lang() });
+    if (!answer.ok) return { answer };
+    const { ardeur, skills } = answer.result.joined[id];
     this.checkpoint();
-    this.fight.participants.push({
-      id: newId("p"),
-      name: character.name,
-      characterId: character.id,
-      pc: Boolean(character.pc),
-      extra: false,
-      unarmed: false,
-      ardeur,
-      start: ardeur,
-      skills,
-    });
+    this.fight.participants.push({ id, ...person, unarmed: false, ardeur, start: ardeur, skills });
+    // The state the engine judged, the newcomer as the fight keeps them: its judgement is the
+    // fight's, unless the fight changed meanwhile (then it is judged again).
+    const asked = request.fight.participants.map((p) => (p.id === id ? { id, ardeur, unarmed: false, skills: skills.map((s) => s.label || "") } : p));
+    if (JSON.stringify({ ...request, fight: { ...request.fight, participants: asked } }) === JSON.stringify(fightRequest(this.fight))) this.judgedBy(answer.result);
+    return { answer };
+  }
+
+  /** A character joins, as its sheet (the engine builds each skill's params from it). */
+  async addCharacter(character) {
+    const { answer } = await this.join({ sheet: { character } }, { name: character.name, characterId: character.id, pc: Boolean(character.pc), extra: false });
+    if (!answer.ok) {
+      flash(this.error, t("combat.error", { message: answer.error.message }), "error");
+      return;
+    }
     return this.changed(t("combat.added", { name: character.name }));
   }
 
-  /** The engine's verdict on a quick participant's numbers (bounds), before anyone joins: a combat action they could take, validated (nothing rolled). */
-  validateQuick(skill, ardeur) {
-    const request = { op: "combat", params: { kind: "melee" }, actor: { ...skill, ardeur }, opponent: {}, lang: lang() };
-    return this.ctx.engine.call({ op: "validate", request, lang: lang() });
-  }
-
+  /** A participant made on the spot: the engine checks the numbers (an error sits by its field) as they join. */
   async addQuick() {
     if (this.busy) return;
     const { params, errors } = this.quickForm.collect({ withFaces: false });
@@ -171,24 +177,20 @@ export class CombatView {
       this.quickForm.focusField(errors[0].field);
       return;
     }
-    const { ardeur, ...skill } = params;
-    // The engine judges the numbers (bounds) before anyone joins: the error sits by its field.
+    const name = this.quickName.trim() || t("combat.quickDefault", { n: this.fight.participants.length + 1 });
     this.busy = true;
     let answer;
     try {
-      answer = await this.validateQuick(skill, ardeur);
+      ({ answer } = await this.join({ quick: params }, { name, characterId: null, pc: false, extra: this.quickExtra }));
     } finally {
       this.busy = false;
     }
     if (!answer.ok) {
-      const field = String(answer.error.field || "").replace(/^actor\./, "");
+      const field = String(answer.error.field || "").replace(/^fight\.participants\.\d+\.quick\.?/, "");
       if (field && this.quickForm.setError(field, answer.error.message)) this.quickForm.focusField(field);
       else flash(this.error, answer.error.message, "error");
       return;
     }
-    const name = this.quickName.trim() || t("combat.quickDefault", { n: this.fight.participants.length + 1 });
-    this.checkpoint();
-    this.fight.participants.push({ id: newId("p"), name, characterId: null, pc: false, extra: this.quickExtra, unarmed: false, ardeur, start: ardeur, skills: [{ label: "", params: skill }] });
     this.quickName = "";
     await this.changed(t("combat.added", { name }));
     document.getElementById("combat-quick-name")?.focus();

@@ -21,17 +21,36 @@ export function validFight(value) {
   return value && typeof value === "object" && Array.isArray(value.participants) && Array.isArray(value.log) && Number.isInteger(value.round);
 }
 
-/** The engine request judging `fight`: the participants in order and who acted this round. */
-export function fightRequest(fight) {
+/**
+ * The engine request judging `fight`: the participants in order and who acted this round.
+ * `withParams`: each skill as {label, params} (a `combat` action in the fight rolls them).
+ */
+export function fightRequest(fight, withParams = false) {
   const acted = [...new Set(fight.log.filter((line) => line.round === fight.round && line.actorId).map((line) => line.actorId))];
+  const skill = (s) => (withParams ? { label: s.label || "", params: s.params || {} } : s.label || "");
   return {
     op: "fight",
     fight: {
       round: fight.round,
       turn: fight.turn,
-      participants: fight.participants.map((p) => ({ id: p.id, ardeur: p.ardeur, unarmed: Boolean(p.unarmed), skills: p.skills.map((s) => s.label || "") })),
+      participants: fight.participants.map((p) => ({ id: p.id, ardeur: p.ardeur, unarmed: Boolean(p.unarmed), skills: p.skills.map(skill) })),
       acted,
     },
+  };
+}
+
+/**
+ * The `combat` request of one action in `fight` (one engine call): the fight as it stands,
+ * each side by id, with the entry picked by hand (an index) or none (the engine names it).
+ */
+export function actionRequest(fight, { kind, concede, actor, target, actorSkill, targetSkill }) {
+  const side = (id, choice) => (choice === AUTO || choice === undefined ? { id } : { id, skill: Number(choice) });
+  return {
+    op: "combat",
+    params: { kind, concede: kind === "conflict" && Boolean(concede) },
+    fight: fightRequest(fight, true).fight,
+    actor: side(actor, actorSkill),
+    opponent: kind === "ranged" ? { id: target } : side(target, targetSkill),
   };
 }
 

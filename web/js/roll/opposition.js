@@ -7,7 +7,6 @@ import { SideForm } from "../widgets/forms.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { renderOppose } from "../widgets/result.js";
 import { sheetRoll } from "../characters/quick.js";
-import { effortState } from "../characters/sheet.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { showRolled } from "../widgets/result-card.js";
 import "../widgets/strings.js";
@@ -200,14 +199,18 @@ export class OppositionPanel {
     return { params: sheetRoll(character, entry), who: { id: character.id, name: character.name, label: entry.label }, character };
   }
 
+  /** The dice each side's faces boxes ask for: one `dice` call for both sides (or the one side picked). */
   async refreshFaces() {
     const system = this.system;
-    for (const side of SIDES) {
+    const ready = SIDES.map((side) => [side, this.sideParams(side)]).filter(([side, got]) => this.facesForms[side] && !got.error);
+    if (!ready.length) return;
+    const both = ready.length === 2;
+    const request = both ? { op: "dice", system: system.id, actor: ready[0][1].params, opponent: ready[1][1].params } : { op: "dice", system: system.id, params: ready[0][1].params };
+    const answer = await this.ctx.engine.call({ ...request, lang: lang() });
+    if (!answer.ok) return;
+    for (const [side] of ready) {
       const form = this.facesForms[side];
-      const got = this.sideParams(side);
-      if (!form || got.error) continue;
-      const answer = await this.ctx.engine.call({ op: "dice", system: system.id, params: got.params, lang: lang() });
-      if (answer.ok && form.element.isConnected) form.setDiceGroups(answer.result.groups);
+      if (form.element.isConnected) form.setDiceGroups(both ? answer.result[side].groups : answer.result.groups);
     }
   }
 
@@ -225,18 +228,11 @@ export class OppositionPanel {
       }
       sides[side] = got;
     }
-    let request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
-    const spend = [];
+    const request = { op: "oppose", system: system.id, actor: sides.actor.params, opponent: sides.opponent.params, lang: lang() };
     if (this.physical) {
-      // Typed faces do not go with a sheet (the engine takes a sheet alone): the params the
-      // engine builds for each side (validate: its check, nothing spent), with the faces.
-      const built = await this.ctx.engine.call({ op: "validate", request, lang: lang() });
-      if (!built.ok) return this.refused(built.error, sides);
-      request = { ...request, actor: built.result.actor, opponent: built.result.opponent };
+      // The faces typed for each side go beside its params (a sheet too): the engine builds
+      // the params, checks the faces against them and spends an effort, in the one call.
       for (const side of SIDES) {
-        // The dice groups must match these params before the faces are read.
-        const plan = await this.ctx.engine.call({ op: "dice", system: system.id, params: request[side], lang: lang() });
-        if (plan.ok) this.facesForms[side].setDiceGroups(plan.result.groups);
         const { params: faces, errors } = this.facesForms[side].collect({ withFaces: true });
         if (errors.length) {
           for (const error of errors) this.facesForms[side].setError(error.field, error.message);
@@ -244,8 +240,6 @@ export class OppositionPanel {
           return;
         }
         request[side] = { ...request[side], ...faces };
-        const state = sides[side].character ? effortState(system, sides[side].character) : null;
-        if (state && request[side][state.param]) spend.push([sides[side].character, state]);
       }
     }
     const names = { actor: sides.actor.who.name, opponent: sides.opponent.who.name };
@@ -254,8 +248,7 @@ export class OppositionPanel {
       physical: this.physical,
       present: async ({ answer }) => {
         // A sheet whose effort the engine spent comes back with the answer: stored.
-        for (const side of SIDES) if (answer.result[side]?.character) await this.characters.keepSpent(answer.result[side].character);
-        for (const [character, state] of spend) await this.characters.spendEffort(character, state);
+        for (const side of SIDES) if (answer.result[side]?.character) await this.characters.keepSpent(answer.result[side].character, answer.result[side].efforts);
         const view = renderOppose(system, answer.result, { names });
         this.result.dataset.winner = answer.result.winner;
         return new Promise((resolve) => showRolled(this.result, view, { announce: (text) => this.ctx.announce(text), onLanded: resolve }));
