@@ -380,8 +380,20 @@ def test_the_fight_survives_a_reload(app: App, tmp_path: Path) -> None:
 def test_combat_screen_english_and_sizes(app: App, tmp_path: Path) -> None:
     page = app.page
     start_fight(app, tmp_path)
+    # The announcement of the last action follows the language switch (issue 22).
+    act(app, "Aldric", "Bandit", "melee", 4)
+    said = page.eval_on_selector_all("#combat-last .combat-last-text li",
+                                     "ls => ls.map((l) => l.textContent).join(' ')")
+    page.wait_for_function("(t) => document.getElementById('announcer').textContent === t",
+                           arg=said)
     page.click("button[data-lang=en]")
     try:
+        page.wait_for_function(
+            """(fr) => { const t = [...document.querySelectorAll(
+                  '#combat-last .combat-last-text li')].map((l) => l.textContent).join(' ');
+              return t !== fr && document.getElementById('announcer').textContent === t; }""",
+            arg=said,
+        )
         assert page.text_content("#combat-next") == "Next turn"
         assert page.text_content("#combat-log-title") == "Fight log"
         assert page.text_content(f"{fighter('Aldric')} .fighter-ardeur-text").startswith("Ardeur ")

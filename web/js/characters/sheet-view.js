@@ -235,7 +235,7 @@ export class SheetPart {
     if (!this.situationForm) return;
     this.situationForm.load({ augmentations: result.augmentations, diminutions: result.diminutions, modifiers: result.modifiers || "" });
     this.situationForm.onInput("sit", "augmentations");
-    this.ctx.announce(appliedText(result));
+    this.ctx.announce(appliedText(result), () => appliedText(result));
     const box = document.getElementById("situation");
     if (box) box.open = true;
   }

@@ -201,7 +201,7 @@ async function landAction(cv, { request, result, actor, target, actorSkill, targ
   await new Promise((landed) => {
     playStage({ dice, verdict, detail: last, answer: result }, () => {
       last?.classList.remove("stage-pending");
-      cv.ctx.announce(logText(entry).join(" "));
+      cv.ctx.announce(logText(entry).join(" "), () => logText(entry).join(" "));
       landed();
     });
   });
