@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .fields import Field, ParamError, validate
+from .fields import Field, ParamError, read_face, validate
 from .i18n import Template, Text
 
 SEED_MAX = 2**53 - 1  # seeds must survive a round trip through JavaScript numbers
@@ -256,7 +256,7 @@ class System(Generic[P]):
         out: dict[str, tuple[int, ...]] = {}
         labels = {f.name: f.label for f in self.fields}
         for group in self.dice_plan(params):
-            faces = given.get(group.field) or ()
+            faces = tuple(read_face(f, group.sides) for f in given.get(group.field) or ())
             label = labels[group.field]
             if len(faces) != group.count:
                 raise ParamError(
@@ -266,7 +266,7 @@ class System(Generic[P]):
             for face in faces:
                 if not 1 <= face <= group.sides:
                     raise ParamError(group.field, "face_sides", label=label, sides=group.sides,
-                                     face=face)
+                                     face=face, low=1, high=group.sides)
             out[group.field] = faces
         for name, extra in given.items():
             if name not in out and extra:

@@ -18,6 +18,13 @@ FACES_MAX = 64  # no roll of any system needs more dice than this
 FACES_MAX_TEXT = FACES_MAX * 5  # characters of a typed list ("100, " per face)
 
 
+def read_face(face: int, sides: int) -> int:
+    """A face as a player reads it off a real die: a d10 prints its 10 as « 0 », percentile
+    dice show 100 as « 00 » + « 0 », so 0 (typed "0" or "00") on a d10 or a d100 is its top
+    face. Every other face is itself (docs/rules.md, « Dés physiques »)."""
+    return sides if face == 0 and sides in (10, 100) else face
+
+
 class ParamError(PyrulesError):
     """A request parameter is wrong (code ``invalid_param``). ``field`` names it; the
     message is bilingual."""
@@ -162,6 +169,13 @@ class Field:
                 item = int(item)
             if not isinstance(item, int):
                 raise ParamError(self.name, "not_faces", label=self.label)
+            if self.kind == "faces" and self.sides is None:
+                # The die is known only once the other params are read: the system checks
+                # each face against that die's own range (« un d8 va de 1 à 8 »).
+                out.append(item)
+                continue
+            if self.kind == "faces" and self.sides is not None:
+                item = read_face(item, self.sides)
             if self.min is not None and self.max is not None and not self.min <= item <= self.max:
                 raise ParamError(
                     self.name, "face_out_of_range", label=self.label, min=self.min, max=self.max

@@ -113,8 +113,8 @@ ERRORS: dict[str, Text] = {
         "'{label}': exactly {count} {sides}-sided dice are needed, {given} given.",
     ),
     "face_sides": Text(
-        "« {label} » : un d{sides} n'a pas de face {face}.",
-        "'{label}': a d{sides} has no face {face}.",
+        "« {label} » : un d{sides} n'a pas de face {face} (ses faces vont de {low} à {high}).",
+        "'{label}': a d{sides} has no face {face} (its faces go from {low} to {high}).",
     ),
     "bad_modifiers": Text(
         "Modificateurs illisibles « {text} ». Notation attendue : +2D, +1DF, +2 (augmentations),"

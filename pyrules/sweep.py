@@ -191,6 +191,54 @@ def sweep(system: System[Any], req: Mapping[str, Any], dry: bool = False) -> dic
             "half": half(rows)}
 
 
+def _totals_row(system: System[Any], odds: Odds) -> dict[str, Any]:
+    """A free-dice row as the ``odds`` op shapes it: ``kind`` (``sum`` or ``count``), the
+    ``distribution`` of totals and its ``mean``; a count's ``at_least_one`` success, a sum no
+    chance of success at all."""
+    mean = sum((m * p for m, p in odds.margins), Fraction(0))
+    row = {**odds_row(system, odds),
+           "distribution": {str(m): str(p) for m, p in odds.margins},
+           "mean": str(mean), "mean_value": float(mean)}
+    return system.odds_answer(odds, row)
+
+
+def _beats(x: tuple[tuple[int, Fraction], ...], y: tuple[tuple[int, Fraction], ...]) -> Fraction:
+    """P(X > Y) for independent totals X, Y given as (value, probability) pairs."""
+    ys = sorted(y)
+    below, j, out = Fraction(0), 0, Fraction(0)
+    for value, p in sorted(x):
+        while j < len(ys) and ys[j][0] < value:
+            below += ys[j][1]
+            j += 1
+        out += p * below
+    return out
+
+
+def _compare_totals(system: System[Any], a: Odds, b: Odds) -> dict[str, Any]:
+    """Two free-dice choices: a sum is no success test, so they are compared by their mean
+    and by which one rolls higher; two counts also by the chance of at least one success."""
+    ra, rb = _totals_row(system, a), _totals_row(system, b)
+    kind = ra["kind"] if ra["kind"] == rb["kind"] else "mixed"
+    mean = Fraction(rb["mean"]) - Fraction(ra["mean"])
+    b_higher, a_higher = _beats(b.margins, a.margins), _beats(a.margins, b.margins)
+    tie = 1 - b_higher - a_higher
+    shown = list(ra["exact"]) if kind == "count" else []  # a sum has no tiers
+    diff = {o: Fraction(rb["exact"][o]) - Fraction(ra["exact"][o]) for o in shown}
+    success = (Fraction(rb["at_least_one"]) - Fraction(ra["at_least_one"])
+               if kind == "count" else None)
+    return {
+        "system": system.id, "kind": kind, "a": ra, "b": rb,
+        "difference": {o: str(d) for o, d in diff.items()},
+        "difference_probabilities": {o: float(d) for o, d in diff.items()},
+        "success_difference": None if success is None else str(success),
+        "success_difference_probability": None if success is None else float(success),
+        "mean_difference": str(mean), "mean_difference_value": float(mean),
+        "higher": {"b": str(b_higher), "a": str(a_higher), "tie": str(tie)},
+        "higher_probabilities": {"b": float(b_higher), "a": float(a_higher),
+                                 "tie": float(tie)},
+    }
+
+
 def compare(system: System[Any], req: Mapping[str, Any], dry: bool = False) -> dict[str, Any]:
     """The odds of two variations (``dry``: only validate, answer both sides' params)."""
     parsed = []
@@ -202,6 +250,8 @@ def compare(system: System[Any], req: Mapping[str, Any], dry: bool = False) -> d
     if dry:
         return {"a": parsed[0], "b": parsed[1]}
     a, b = (system.odds(params) for params in parsed)
+    if system.totals:
+        return _compare_totals(system, a, b)
     pa, pb = dict(a.outcomes), dict(b.outcomes)
     ra, rb = odds_row(system, a), odds_row(system, b)
     diff = {o: pb[o] - pa[o] for o in system.outcome_ids()}

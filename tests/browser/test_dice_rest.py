@@ -99,4 +99,9 @@ def test_200_seeded_throws_rest_flat_on_the_engine_faces(app: App) -> None:
     assert any("dim" in r["looks"] for r in results) and any("burst" in r["looks"] for r in results)
     retried = sum(1 for r in results if r["tries"] > 1)
     tipped = sum(r["tilted"][-1] for r in results)
-    print(f"throws simulated again: {retried} of {THROWS}; dice tipped flat at the end: {tipped}")
+    meshes = sum(len(r["looks"]) for r in results)
+    print(f"throws simulated again: {retried} of {THROWS}; dice tipped flat at the end: {tipped}"
+          f" of {meshes}")
+    # Few dice need the final tip (issue 22: 553 of about 4,400, 13 %, before dice asleep on an
+    # edge were woken and tipped, and the dice given more room): now about 3 %.
+    assert tipped <= 0.05 * meshes, (tipped, meshes)

@@ -190,6 +190,27 @@ def test_pool_comparison_die_against_augmentation(new_app: Any, site: str) -> No
     app.page.wait_for_selector("#compare-b-error:not([hidden])")
     assert "Augmentations" in app.page.inner_text("#compare-b-error")
     app.screenshot("gm-compare-pool-tablet-portrait-fr")
+    # Free dice (issue 22): a sum is no success test; a count is at least one success.
+    app.pick_system("notation")
+    for expression, kind in (("2d6+1", "sum"), ("5d10>=8", "count")):
+        set_field(app, "notation", "expression", expression)
+        same = {"expression": expression}
+        expected = local_handle({"op": "compare", "system": "notation", "a": same,
+                                 "b": same})["result"]
+        app.page.wait_for_function(
+            "([k, m, mean]) => { const p = document.getElementById('compare-panel');"
+            " const cell = document.querySelector('#compare-table tr[data-row=mean] td');"
+            " return p.dataset.kind === k && p.dataset.meanDifference === m"
+            " && cell && cell.title === mean; }",
+            arg=[kind, expected["mean_difference"], expected["a"]["mean"]],
+        )
+        rows = app.page.eval_on_selector_all("#compare-table tbody tr",
+                                             "rs => rs.map(r => r.dataset.row)")
+        assert ("success" in rows) == (kind == "count"), rows
+        assert "Chance de réussite" not in app.page.inner_text("#compare-table")
+        verdict = app.page.inner_text("#compare-verdict")
+        assert ("moyenne" in verdict) == (kind == "sum"), verdict
+    app.screenshot("gm-compare-notation-tablet-portrait-fr")
     app.context.close()
 
 

@@ -272,3 +272,38 @@ def test_characters_and_combat_screens_take_two_columns_on_a_landscape_tablet(
     finally:
         page.click("#tab-roll")
         page.set_viewport_size({"width": 1024, "height": 768})
+
+
+# Every tab label whose text is cut (ellipsis): with the tabs as they are, then with a seventh
+# tab (a copy of the widest one) as the bar may soon hold.
+CUT_TAB_LABELS = """
+() => {
+  const cut = () => [...document.querySelectorAll('#view-tabs .tab-label')]
+    .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 0.5)
+    .map((el) => `${el.textContent} ${el.scrollWidth}>${el.clientWidth}`);
+  const now = cut();
+  const list = document.querySelector('#view-tabs .view-tablist');
+  const widest = [...list.children].sort((a, b) => b.scrollWidth - a.scrollWidth)[0];
+  const extra = widest.cloneNode(true);
+  extra.removeAttribute('id');
+  list.append(extra);
+  const seven = cut();
+  extra.remove();
+  return {now, seven, tabs: list.children.length};
+}
+"""
+
+
+@pytest.mark.parametrize(("name", "width", "height"), SIZES)
+def test_every_tab_label_fits_whole(app: App, name: str, width: int, height: int) -> None:
+    """Issue 22: « Personnag… » at 1024×768. Every label whole, in French and English."""
+    page = app.page
+    page.set_viewport_size({"width": width, "height": height})
+    try:
+        for language in ("en", "fr"):
+            page.click(f"[data-lang={language}]")
+            page.wait_for_function("(l) => document.documentElement.lang === l", arg=language)
+            cut = page.evaluate(CUT_TAB_LABELS)
+            assert cut["now"] == [] and cut["seven"] == [], (name, language, cut)
+    finally:
+        page.set_viewport_size({"width": 1024, "height": 768})

@@ -410,15 +410,19 @@ def test_luck_counts_seeded_rolls_only(app: App) -> None:
         + "]" * 5000
         + "}}",
         {"v": 1, "system": "steps", "mode": "roll", "params": {"die": 8, "dice": [8]}, "seed": 3},
+        # Issue 22: a link cut short by a messenger, and one that is not base64 at all.
+        link_of({"v": 1, "system": "d100", "mode": "roll", "params": {}, "seed": 3})[:30],
+        "#replay=%ZZ not a link",
     ],
-    ids=["trap", "deep", "faces-with-seed"],
+    ids=["trap", "deep", "faces-with-seed", "cut-short", "not-base64"],
 )
 def test_bad_replay_links_change_nothing(app: App, payload: Any) -> None:
     reset(app)
     roll_works(app)
     state = local(app)["pyrules:state"]
     history = history_ids(app)
-    app.page.evaluate("(hash) => { location.hash = hash; }", link_of(payload))
+    link = payload if isinstance(payload, str) and payload.startswith("#") else link_of(payload)
+    app.page.evaluate("(hash) => { location.hash = hash; }", link)
     app.page.wait_for_selector("#form-error:not([hidden])")
     assert app.page.text_content("#form-error") == "Ce lien de rejeu est illisible ou incomplet."
     assert app.page.get_attribute("#result", "data-outcome") is None

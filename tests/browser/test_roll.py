@@ -26,6 +26,11 @@ def fresh_form(app: App) -> Iterator[None]:
     yield
 
 
+def switch_language(app: App, language: str) -> None:
+    app.page.click(f"[data-lang={language}]")
+    app.page.wait_for_function("(l) => document.documentElement.lang === l", arg=language)
+
+
 def reset_values(app: App, system_id: str, sides: tuple[str, ...] = ("actor",)) -> None:
     """Pick a system and put every field of the given sides back to its default."""
     page = app.page
@@ -138,14 +143,25 @@ def test_physical_dice_give_the_expected_verdict(app: App) -> None:
     assert shown["numbers"]["successes"] == "3"
     assert shown["faces"] == [1, 4, 1, 1, 6, 3]
     assert "dés physiques" in shown["meta"]
-    # The history keeps the typed faces: replaying gives the same dice.
+    # The live announcement of the result on screen follows the language switch (issue 22).
+    # (DIFF 4, 3 successes: margin −1, the card's own numbers.)
+    said = {"fr": f"Échec, marge {shown['margin']}.", "en": f"Failure, margin {shown['margin']}."}
+    assert shown["margin"] == signed(-1)
+    wait_announced(page, said["fr"])
+    switch_language(app, "en")
+    wait_announced(page, said["en"])
+    # The history keeps the typed faces: replaying gives the same dice (and says it in English).
     entry = "#history .history-entry >> nth=0"
     assert page.get_attribute(entry, "data-seed") == ""
     before = app.shown()
+    page.evaluate("() => { document.getElementById('announcer').textContent = ''; }")
     page.click(f"{entry} >> .history-replay")
     page.wait_for_function(
         "(n) => Number(document.getElementById('result').dataset.shown) > n", arg=before
     )
+    wait_announced(page, said["en"])
+    switch_language(app, "fr")
+    wait_announced(page, said["fr"])
     assert card(app)["faces"] == [1, 4, 1, 1, 6, 3]
     assert card(app)["outcome"] == "failure"
 

@@ -53,6 +53,11 @@ ROLLING_LOOK = """
     ariaHidden: stage.querySelector('[data-verdict]').getAttribute('aria-hidden'),
     ones: all('#result .tag--one .die--normal .die-shape'),
     plain: all('#result .die-cell:not(.tag--one) .die--normal .die-shape'),
+    // 2D dice moving outside the stage while it throws in 3D (issue 22: none).
+    pageTumbling: [...document.querySelectorAll('.die.tumbling')]
+      .filter((d) => !stage.contains(d)).length
+      + document.getAnimations().filter((a) => a.effect?.target?.closest?.('.die')
+        && !stage.contains(a.effect.target)).length,
   };
 }
 """
@@ -295,6 +300,8 @@ def test_3d_throw_hides_the_verdict_until_it_lands_and_skips(new_app: Any, site:
     seen = page.wait_for_function(ROLLING_LOOK).json_value()
     assert seen["badge"] == "hidden" and seen["ariaHidden"] == "true"
     page.wait_for_selector("[data-roll-stage] canvas.stage-canvas")
+    # Landscape (1024×768): no 2D die tumbles in the result card under the 3D throw.
+    assert seen["pageTumbling"] == 0
     page.keyboard.press(" ")  # skip: the dice land at once
     page.wait_for_selector(LANDED)
     expected = local_handle(

@@ -42,3 +42,13 @@ def test_a_sheet_lists_several_weapons_and_only_the_best_counts(app: App) -> Non
                    total: c.querySelector('.number[data-key=total] dd')?.textContent})""",
     )
     assert shown == {"outcome": expected["outcome"], "total": str(expected["total"])}
+    # The tiles (issue 22): a list reads "2, 1, 3"; an empty one says so instead of a blank.
+    tile = "#char-detail .sheet-stat[data-stat={}] dd"
+    assert page.text_content(tile.format("weapons")) == "2, 1, 3"
+    page.click("#char-edit")
+    page.fill("#f-stats-steps-protections", "")
+    page.click("#char-save")
+    page.wait_for_selector(tile.format("protections") + "[data-empty=true]")
+    assert page.text_content(tile.format("protections")) == "aucune (bonus 0)"
+    assert next(c for c in stored_characters(app)
+                if c["name"] == "Ysolde")["stats"]["protections"] == []

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import App, first_seed, local_handle
+from .conftest import App, first_seed, local_handle, outcome_label, signed, wait_announced
 from .test_layout import SMALL_TARGETS
 
 SYSTEMS = local_handle({"op": "systems"})["result"]
@@ -207,6 +207,16 @@ def test_quick_roll_lands_in_history_with_the_name(app: App) -> None:
         "title": "Darate — Épée",
         "faces": [d["final"] for d in expected["dice"]],
     }
+    # The announcement names who rolled, and follows the language switch (issue 22).
+    label = {lang: outcome_label("d6", expected["outcome"], lang) for lang in ("fr", "en")}
+    wait_announced(page, f"Darate, Épée : {label['fr']}, marge {signed(expected['margin'])}.")
+    page.click("[data-lang=en]")
+    page.wait_for_function(
+        "(t) => document.getElementById('announcer').textContent.startsWith(t)",
+        arg=f"Darate, Épée: {label['en']}, margin ",
+    )
+    page.click("[data-lang=fr]")
+    wait_announced(page, f"Darate, Épée : {label['fr']}, marge {signed(expected['margin'])}.")
     entry = history_entries(app)[0]
     assert entry["who"]["name"] == "Darate" and entry["who"]["label"] == "Épée"
     assert entry["seed"] == 77 and entry["outcome"] == expected["outcome"]

@@ -380,8 +380,20 @@ def test_the_fight_survives_a_reload(app: App, tmp_path: Path) -> None:
 def test_combat_screen_english_and_sizes(app: App, tmp_path: Path) -> None:
     page = app.page
     start_fight(app, tmp_path)
+    # The announcement of the last action follows the language switch (issue 22).
+    act(app, "Aldric", "Bandit", "melee", 4)
+    said = page.eval_on_selector_all("#combat-last .combat-last-text li",
+                                     "ls => ls.map((l) => l.textContent).join(' ')")
+    page.wait_for_function("(t) => document.getElementById('announcer').textContent === t",
+                           arg=said)
     page.click("button[data-lang=en]")
     try:
+        page.wait_for_function(
+            """(fr) => { const t = [...document.querySelectorAll(
+                  '#combat-last .combat-last-text li')].map((l) => l.textContent).join(' ');
+              return t !== fr && document.getElementById('announcer').textContent === t; }""",
+            arg=said,
+        )
         assert page.text_content("#combat-next") == "Next turn"
         assert page.text_content("#combat-log-title") == "Fight log"
         assert page.text_content(f"{fighter('Aldric')} .fighter-ardeur-text").startswith("Ardeur ")
@@ -407,3 +419,31 @@ def test_combat_screen_english_and_sizes(app: App, tmp_path: Path) -> None:
             app.screenshot(f"table-combat-{name}-{width}x{height}-full", full_page=True)
         finally:
             page.set_viewport_size({"width": 1024, "height": 768})
+
+
+def test_ardeur_stops_at_zero_unless_the_switch_keeps_the_debt(app: App) -> None:
+    """Issue 22 (« 6 → -1 »): the engine floors the loss at 0 by default; the action panel's
+    switch (the engine's `ardeur_floor` field) keeps the debt."""
+    page = app.page
+    page.click("#tab-combat")
+    page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
+    for name, points in (("Ava", 10), ("Bo", 1), ("Cy", 1)):
+        add_quick(app, name, points, extra=False)
+    settled(app)
+    assert page.is_checked("#combat-ardeur-floor")
+    ava = {**QUICK, "ardeur": 10}
+
+    def big_win(r: Any) -> bool:
+        return bool(r["winner"] == "actor" and r["margin"] >= 2)
+
+    seed = find_seed("melee", ava, {**QUICK, "ardeur": 1}, big_win)
+    act(app, "Ava", "Bo", "melee", seed)
+    page.wait_for_selector(f"{fighter('Bo')}[data-out=true]")
+    assert ardeur(app)["Bo"] == 0
+    page.click("label[for=combat-ardeur-floor]")
+    assert not page.is_checked("#combat-ardeur-floor")
+    seed = find_seed("melee", ava, {**QUICK, "ardeur": 1}, big_win, ardeur_floor=False)
+    result = expected("melee", ava, {**QUICK, "ardeur": 1}, seed, ardeur_floor=False)
+    act(app, "Ava", "Cy", "melee", seed)
+    page.wait_for_selector(f"{fighter('Cy')}[data-out=true]")
+    assert ardeur(app)["Cy"] == result["opponent"]["ardeur"] == 1 - result["margin"] < 0

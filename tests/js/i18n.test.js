@@ -74,6 +74,7 @@ const DYNAMIC = {
   "combat.hint.": "combat.js: one per kind of action (the engine's combat kinds)",
   "combat.kind.": "combat.js: one per kind of action (the engine's combat kinds)",
   "compare.effect.": "compare.js: a difference that helps or hurts the roller",
+  "compare.higher.": "compare.js: free dice, who rolls higher (b, a, tie)",
   "csv.": "history.js: one per CSV column",
   "dice.colour.": "dice-settings.js: one per dice colour (DICE_COLOURS)",
   "dice.mode.": "dice-settings.js: one per animation mode",

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pyrules.api import MAX_REQUEST, handle
-from pyrules.fields import FACES_MAX
+from pyrules.fields import FACES_MAX, read_face
 from pyrules.registry import SYSTEMS
 
 from .helpers import call, err, ok
@@ -70,12 +70,19 @@ def test_every_bound_of_every_field(system: str, name: str, kind: str, low: int,
     def value(v: int) -> Any:
         return v if kind == "int" else [v]
 
-    for outside in (low - 1, high + 1):
+    field = next(f for f in SYSTEMS[system].fields if f.name == name)
+    below = low - 1
+    if kind == "faces" and field.sides is not None and read_face(below, field.sides) != below:
+        below -= 1  # a typed 0 on a d100 is its 100 (docs/rules.md, « Dés physiques »)
+    named = (low, high)
+    if kind == "faces" and field.sides is None:  # the die comes from the other params: the
+        sys_ = SYSTEMS[system]                    # message gives that die's own range
+        named = (1, sys_.dice_plan(sys_.parse(BASE[system])[0])[0].sides)
+    for outside in (below, high + 1):
         e = err({"op": "odds" if kind == "int" else "roll", "system": system,
                  "params": {**BASE[system], name: value(outside)}})
         assert (e["code"], e["field"]) == ("invalid_param", name), (name, outside)
-        assert str(low) in e["message"] and str(high) in e["message"]
-    field = next(f for f in SYSTEMS[system].fields if f.name == name)
+        assert f"{named[0]} " in e["message"] and f" {named[1]}" in e["message"], e["message"]
     for inside in (low, high):
         assert field.clean(value(inside)) == value(inside) if kind == "int" \
             else field.clean(value(inside)) == (inside,)

@@ -76,7 +76,8 @@ def test_d100_odds_are_exact() -> None:
 
 
 def test_d100_face_must_be_one_to_hundred() -> None:
-    e = err({"op": "roll", "system": "d100", "params": {"dice": [0]}})
+    # (0 reads as 100, as percentile dice show it: docs/rules.md, « Dés physiques »)
+    e = err({"op": "roll", "system": "d100", "params": {"dice": [-1]}})
     assert e["field"] == "dice"
     e = err({"op": "roll", "system": "d100", "params": {"dice": [101]}})
     assert e["field"] == "dice"

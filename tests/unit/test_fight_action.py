@@ -154,3 +154,18 @@ def test_a_bad_quick_participant_names_its_field(quick: Any, field: str) -> None
     assert err({"op": "validate", "request": request})["field"] == field
     extra = {"op": "fight", "fight": {"participants": [{"id": "n", "quick": {}, "pc": 1}]}}
     assert err(extra)["field"] == "fight.participants.0.pc"
+
+
+def test_in_a_fight_a_loss_stops_at_0_unless_the_debt_is_asked_for() -> None:
+    # b has 3 Ardeur: a seed where a wins by more than 3 takes it to 0 by default, and with
+    # ardeur_floor false below 0 (the debt), in the answer and in the fight judged after it.
+    seeds = [s for s in range(80) if ok(action(seed=s))["margin"] > 3
+             and ok(action(seed=s))["winner"] == "actor"]
+    assert seeds, "no seed where the actor wins by more than 3"
+    floor = ok(action(seed=seeds[0]))
+    debt = ok({**action(seed=seeds[0]), "params": {"kind": "melee", "ardeur_floor": False}})
+    assert floor["opponent"]["ardeur"] == 0
+    assert debt["opponent"]["ardeur"] == 3 - debt["opponent"]["loss"] < 0
+    assert floor["fight"]["participants"]["b"]["can_act"] is False
+    assert debt["fight"]["participants"]["b"]["can_act"] is False
+    assert floor["rolls"] == debt["rolls"]

@@ -273,6 +273,28 @@ def test_bad_modifier_notation_names_the_field(text: str) -> None:
     assert e["field"] == "modifiers"
 
 
+@pytest.mark.parametrize(("text", "fr", "en"), [
+    ("+99D", "le nombre de dés (POT + D) doit rester entre 0 et 50",
+     "the number of dice (POT + D) must stay between 0 and 50"),
+    ("+30DF", "le nombre de dés de Flamme (Flamme + DF) doit rester entre -20 et 20",
+     "the number of Flame dice (Flame + DF) must stay between -20 and 20"),
+    ("+41", "le total des augmentations doit rester entre 0 et 40",
+     "the total of augmentations must stay between 0 and 40"),
+    ("-41", "le total des diminutions doit rester entre 0 et 40",
+     "the total of diminutions must stay between 0 and 40"),
+])
+def test_modifiers_out_of_range_are_named_in_the_players_words(
+    text: str, fr: str, en: str,
+) -> None:
+    # Issue 22: "+99D" answered "dice_count doit rester entre 0 et 50" (an internal name).
+    for lang, words in (("fr", fr), ("en", en)):
+        e = err({"op": "roll", "system": "pool", "lang": lang,
+                 "params": {"pot": 5, "modifiers": text}})
+        assert e["field"] == "modifiers"
+        assert words in e["message"]
+        assert "_count" not in e["message"]
+
+
 def test_plus_two_dice_plus_one_example() -> None:
     # +2D+1: two more dice (none of them Flame) and one augmentation.
     r = roll([2, 2, 2, 2], [3], pot=3, flame=1, modifiers="+2D+1", diff=1)

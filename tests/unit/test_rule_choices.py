@@ -336,3 +336,58 @@ def test_only_the_kept_die_is_extreme() -> None:
     r = resolve("steps", {"dice": [8, 3]}, die=8, edge="advantage", edge_rule="keep")
     assert r.get("extreme") == "high"
     assert r.dice[0].tags == ("kept", "extreme_high")
+
+
+# --- Physical dice read as a player reads them (docs/rules.md, « Dés physiques ») -----------
+
+def _typed(system: str, lang: str = "fr", **params: Any) -> dict[str, Any]:
+    from .helpers import call
+    return call({"op": "roll", "system": system, "lang": lang, "params": params})
+
+
+@pytest.mark.parametrize("typed", ["100", "00", "0", "000"])
+def test_physical_d100_reads_00_and_0_as_100(typed: str) -> None:
+    # Percentile dice show 100 as « 00 » (tens) + « 0 » (units): value 45, no modifier,
+    # d100 = 100 → MR 45 − 100 = −55, an « échec cuisant » (−41 to −65).
+    answer = _typed("d100", level=None, value=45, dice=typed)
+    assert answer["ok"], answer
+    assert [d["final"] for d in answer["result"]["dice"]] == [100]
+    assert answer["result"]["margin"] == -55
+
+
+def test_physical_d10_reads_0_as_10_in_steps_and_notation() -> None:
+    # A d10 prints its 10 as « 0 »: D10 + bonus 0 against threshold 10 → 10 ≥ 10, margin 0.
+    answer = _typed("steps", die=10, threshold=10, bonus=0, dice="0")
+    assert answer["ok"], answer
+    assert answer["result"]["dice"][0]["final"] == 10
+    assert answer["result"]["margin"] == 0
+    free = _typed("notation", expression="2d10", dice="0 3")
+    assert free["ok"], free
+    assert free["result"]["total"] == 13
+
+
+@pytest.mark.parametrize(("die", "fr", "en"), [
+    (8, "un d8 n'a pas de face 0 (ses faces vont de 1 à 8)",
+     "a d8 has no face 0 (its faces go from 1 to 8)"),
+    (4, "un d4 n'a pas de face 0 (ses faces vont de 1 à 4)",
+     "a d4 has no face 0 (its faces go from 1 to 4)"),
+])
+def test_a_physical_face_out_of_range_gives_that_dies_own_range(die: int, fr: str, en: str) -> None:
+    # Issue 22: "0" on a physical d8 said « entre 1 et 12 » (the range of every step die).
+    for lang, words in (("fr", fr), ("en", en)):
+        answer = _typed("steps", lang, die=die, dice="0")
+        assert not answer["ok"]
+        assert answer["error"]["field"] == "dice"
+        assert words in answer["error"]["message"]
+        assert "12" not in answer["error"]["message"]
+
+
+def test_zero_stays_refused_on_dice_that_do_not_print_it() -> None:
+    # Only the d10 and the d100 print a 0 for their top face: a 0 on a d6 or a d8 is a typo.
+    d6 = _typed("d6", attribute=2, skill=1, dice="0")
+    assert not d6["ok"] and "entre 1 et 6" in d6["error"]["message"]
+    assert _typed("d6", attribute=2, skill=1, dice="1")["ok"]
+    d8 = _typed("notation", expression="1d8", dice="0")
+    assert not d8["ok"] and "de 1 à 8" in d8["error"]["message"]
+    fudge = _typed("notation", expression="1dF", dice="0")  # a Fudge blank is 0
+    assert fudge["ok"] and fudge["result"]["total"] == 0

@@ -155,10 +155,12 @@ def test_a_sheet_roll_with_a_seed_replays() -> None:
 
 def test_a_combat_side_may_be_a_sheet_with_its_ardeur() -> None:
     actor = sheet("steps")  # ardeur 7 on the sheet, entry "Combat"
-    r = ok({"op": "combat", "params": {"kind": "melee"}, "actor": actor,
+    # The debt kept (ardeur_floor false), so the Ardeur each side started from shows.
+    options = {"kind": "melee", "ardeur_floor": False}
+    r = ok({"op": "combat", "params": options, "actor": actor,
             "opponent": {**sheet("steps", entry=1), "ardeur": 3}, "seed": 6})
     built = {**r["rolls"][0]["params"], "ardeur": 7}
-    plain = ok({"op": "combat", "params": {"kind": "melee"}, "actor": built,
+    plain = ok({"op": "combat", "params": options, "actor": built,
                 "opponent": {**r["rolls"][1]["params"], "ardeur": 3}, "seed": 6})
     assert plain == r
     assert r["actor"]["ardeur"] == 7 - r["actor"]["loss"]

@@ -219,3 +219,49 @@ def test_a_system_without_presets_is_still_described() -> None:
     assert other["compare"]["a"] == {"field": "value", "delta": 0}
     assert other["compare"]["b"] == {"field": "value", "delta": 1}
     assert describe(NoSettings()) == {"sweep": [], "compare": None}
+
+
+# -- free dice: a sum is no success test (issue 22) ---------------------------------------------
+
+
+def _dist(expression: str) -> dict[int, Fraction]:
+    answer = odds("notation", {"expression": expression})
+    return {int(k): Fraction(v) for k, v in answer["distribution"].items()}
+
+
+def _higher(x: dict[int, Fraction], y: dict[int, Fraction]) -> Fraction:
+    """P(X > Y), the plain double loop (the oracle of the engine's sorted sweep)."""
+    return sum((px * py for vx, px in x.items() for vy, py in y.items() if vx > vy),
+               Fraction(0))
+
+
+@pytest.mark.parametrize(("a", "b"), [("2d6", "1d12"), ("3d6", "1d20"), ("4d6kh3", "3d6+1")])
+def test_compare_of_two_sums_gives_means_and_who_rolls_higher_not_a_success(a: str, b: str) -> None:
+    res = ok({"op": "compare", "system": "notation", "a": {"expression": a},
+              "b": {"expression": b}})
+    assert res["kind"] == "sum"
+    assert res["success_difference"] is None and res["a"]["success"] is None
+    assert res["difference"] == {}
+    da, db = _dist(a), _dist(b)
+    mean = sum(v * p for v, p in db.items()) - sum(v * p for v, p in da.items())
+    assert Fraction(res["mean_difference"]) == mean
+    assert Fraction(res["higher"]["b"]) == _higher(db, da)
+    assert Fraction(res["higher"]["a"]) == _higher(da, db)
+    assert Fraction(res["higher"]["tie"]) == sum(p * db.get(v, 0) for v, p in da.items())
+    if (a, b) == ("2d6", "1d12"):  # worked by hand: means 7 and 13/2; B > A in 15 of 36
+        assert res["mean_difference"] == "-1/2"          # pairs of 12 (5/12), ties 1/12
+        assert (res["higher"]["b"], res["higher"]["tie"]) == ("5/12", "1/12")
+
+
+def test_compare_of_two_counts_gives_the_chance_of_at_least_one_success() -> None:
+    res = ok({"op": "compare", "system": "notation", "a": {"expression": "5d10>=8"},
+              "b": {"expression": "6d10>=8"}})
+    assert res["kind"] == "count"
+    # At least one 8+ on n d10: 1 - (7/10)^n.
+    at_least = {n: 1 - Fraction(7, 10) ** n for n in (5, 6)}
+    assert Fraction(res["a"]["at_least_one"]) == at_least[5]
+    assert Fraction(res["success_difference"]) == at_least[6] - at_least[5]
+    assert Fraction(res["difference"]["success"]) == at_least[6] - at_least[5]
+    mixed = ok({"op": "compare", "system": "notation", "a": {"expression": "5d10>=8"},
+                "b": {"expression": "2d6"}})
+    assert mixed["kind"] == "mixed" and mixed["success_difference"] is None

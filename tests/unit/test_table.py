@@ -63,9 +63,27 @@ def test_melee_loser_loses_the_margin_whichever_side() -> None:
     assert (res["actor"]["ardeur"], res["opponent"]["ardeur"]) == (10, 4)
     res = combat("melee", {"die": 4, "ardeur": 5, "dice": [1]},
                  {"die": 6, "bonus": 2, "ardeur": 8, "dice": [5]})
-    assert (res["actor"]["loss"], res["actor"]["ardeur"]) == (6, -1)
+    # D4 1 against D6 5 + 2: the gap is 6, the loser had 5 (docs/rules.md, « Ardeur sous 0 »).
+    assert (res["actor"]["loss"], res["actor"]["ardeur"]) == (6, 0)
     assert res["actor"]["knocked_out"]
     assert not res["opponent"]["knocked_out"]
+
+
+def test_ardeur_stops_at_zero_unless_the_table_keeps_the_debt() -> None:
+    # Issue 22: « 6 → -1 ». By default a loss stops at 0 (the fighter is out with 0 points);
+    # the option ardeur_floor: false keeps the debt (5 - 6 = -1).
+    actor, opponent = {"die": 4, "ardeur": 5, "dice": [1]}, {"die": 6, "bonus": 2, "dice": [5]}
+    floored = combat("melee", actor, opponent)
+    debt = combat("melee", actor, opponent, ardeur_floor=False)
+    assert (floored["actor"]["loss"], floored["actor"]["ardeur"]) == (6, 0)
+    assert (debt["actor"]["loss"], debt["actor"]["ardeur"]) == (6, -1)
+    assert floored["actor"]["knocked_out"] and debt["actor"]["knocked_out"]
+    # A shot: 7 + 1 against threshold 4 is a margin of 4 on a target with 3 left.
+    shot = {"die": 10, "threshold": 4, "bonus": 1, "dice": [7]}
+    assert combat("ranged", shot, {"ardeur": 3})["opponent"]["ardeur"] == 0
+    assert combat("ranged", shot, {"ardeur": 3}, ardeur_floor=False)["opponent"]["ardeur"] == -1
+    # A value the GM already set below 0 is not raised by the floor: -2 stays -2 after a loss.
+    assert combat("ranged", shot, {"ardeur": -2})["opponent"]["ardeur"] == -2
 
 
 def test_melee_tie_costs_nothing() -> None:

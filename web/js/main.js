@@ -27,7 +27,7 @@ import { HistoryReplay, ReplayLinks } from "./roll/replay-links.js";
 import { OddsPanel } from "./roll/odds-panel.js";
 import { Placement, Roller, seedTaker } from "./roll/rolling.js";
 import { SavedExpressions } from "./roll/saved.js";
-import { announceIn, ResultCard, RollAnimation, stagePresenter } from "./widgets/result-card.js";
+import { announcer, ResultCard, RollAnimation, stagePresenter } from "./widgets/result-card.js";
 import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
 import { SafeStart } from "./roll/safe-start.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
@@ -83,7 +83,9 @@ const bundledSystems = app.systems
 
 // ---------------------------------------------------------------------------- the roll screen
 
-const announce = (text) => announceIn($("announcer"), text);
+// again(): the same announcement in the new language, said after a switch (result-card.js).
+const live = announcer($("announcer"));
+const announce = (text, again) => live.say(text, again);
 const showView = (name) => views.show(name);
 const history = new History({
   list: $("history"), count: $("history-count"), systems: () => app.systems,
@@ -99,7 +101,7 @@ hooks.oddsCache = oddsCache; // tests: clear() makes the next odds be asked agai
 // The table-play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
   engine, history, pipeline, showView, systems: () => app.systems, table: () => app.table,
-  announce: (text) => announce(text),
+  announce: (text, again) => announce(text, again),
   formParams: () => forms.formParams(), // the roll form's actor params, for the fair-dice test
 };
 
@@ -155,7 +157,7 @@ function renderTableView(force = true) {
 async function startPage() {
   applyStatic(document);
   updateLangButtons();
-  wireControls({ app, byId: $, engine, gmTools, roller, card, forms, odds, bootPanel, history, saveState, openReplayLink: () => replayLinks.open(), onLang: () => { screen.languageChanged(); saved.render(); } });
+  wireControls({ app, byId: $, engine, gmTools, roller, card, forms, odds, bootPanel, history, saveState, openReplayLink: () => replayLinks.open(), onLang: () => { screen.languageChanged(); saved.render(); live.languageChanged(); } });
   card.clear();
   odds.draw();
   $("skip-hint").after(diceSettings());

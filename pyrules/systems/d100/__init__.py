@@ -91,7 +91,8 @@ class D100System(System[D100Params]):
                               "Gear, opponent, situation (e.g. storm -15).")),
         Field("dice", "faces", T("d100", "d100"), default=None, optional=True, sides=100,
               min=1, max=100, group="physical",
-              help=T("00 se note 100.", "00 is entered as 100.")),
+              help=T("100 se tape 100, 00 ou 0, comme le montrent les dés de pourcentage.",
+                     "100 is typed 100, 00 or 0, as percentile dice show it.")),
     )
     outcomes = (
         Outcome("exceptional_success", True, T("Réussite exceptionnelle",

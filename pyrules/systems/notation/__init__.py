@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...core import DiceGroup, Die, Faces, Line, Odds, OpposeResult, Outcome, RollResult, System
-from ...fields import Choice, Field, ParamError
+from ...fields import Choice, Field, ParamError, read_face
 from ...i18n import Text as T
 from . import legacy, odds, throw
 from .explain import TEMPLATES
@@ -176,9 +176,12 @@ class NotationSystem(System[NotationParams]):
             face = next(given, None)
             if face is None:
                 raise ParamError("dice", "notation_faces_missing", label=label, given=used[0])
+            if not group.fudge:
+                face = read_face(face, group.high)
             if not group.low <= face <= group.high:
                 raise ParamError("dice", "face_sides", label=label,
-                                 sides=group.high if not group.fudge else "F", face=face)
+                                 sides=group.high if not group.fudge else "F", face=face,
+                                 low=group.low, high=group.high)
             used[0] += 1
             return face
 

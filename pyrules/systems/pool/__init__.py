@@ -165,11 +165,15 @@ class PoolSystem(System[PoolParams]):
     def make_params(self, values: dict[str, Any]) -> PoolParams:
         mods = parse_modifiers(values["modifiers"])  # a ParamError names `modifiers`
         p = PoolParams(**values, mods=mods)
-        checks = (
-            ("dice_count", p.dice_count, 0, MAX_DICE),
-            ("flame_count", abs(p.flame) + mods.flame, -MAX_FLAME_DICE, MAX_FLAME_DICE),
-            ("augmentations", p.total_augmentations, 0, MAX_BUDGET),
-            ("diminutions", p.total_diminutions, 0, MAX_BUDGET),
+        checks = (  # each limit named in the player's words (the form's « Modificateurs »)
+            (T("le nombre de dés (POT + D)", "the number of dice (POT + D)"),
+             p.dice_count, 0, MAX_DICE),
+            (T("le nombre de dés de Flamme (Flamme + DF)", "the number of Flame dice (Flame + DF)"),
+             abs(p.flame) + mods.flame, -MAX_FLAME_DICE, MAX_FLAME_DICE),
+            (T("le total des augmentations", "the total of augmentations"),
+             p.total_augmentations, 0, MAX_BUDGET),
+            (T("le total des diminutions", "the total of diminutions"),
+             p.total_diminutions, 0, MAX_BUDGET),
         )
         for what, value, low, high in checks:
             if not low <= value <= high:

@@ -116,7 +116,8 @@ def parse_fight_action(options: Any, fight: Any, actor: Any, opponent: Any) -> F
         parsed.append(params)
         raws.append(raw)
     a, b = (view.fighters[i] for i in indexes)
-    setup = CombatSetup(kind, opts["concede"], a.ardeur, b.ardeur, parsed[0], parsed[1])
+    setup = CombatSetup(kind, opts["concede"], opts["ardeur_floor"], a.ardeur, b.ardeur,
+                        parsed[0], parsed[1])
     return FightAction(setup, view, (indexes[0], indexes[1]), (skills[0], skills[1]),
                        tuple(raws))
 

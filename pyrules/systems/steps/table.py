@@ -31,6 +31,12 @@ COMBAT_FIELDS = (
     Field("concede", "bool", T("Le perdant s'avoue vaincu", "The loser concedes"),
           default=False, help=T("Conflit ordinaire seulement : il ne perd rien.",
                                 "Ordinary conflict only: they lose nothing.")),
+    # Document 004 is silent on Ardeur below 0 (docs/rules.md, « Ardeur sous 0 »).
+    Field("ardeur_floor", "bool", T("L'Ardeur s'arrête à 0", "Ardeur stops at 0"),
+          default=True, help=T("Décoché : une perte peut la faire passer sous 0, une dette "
+                               "à rattraper avant de revenir au combat.",
+                               "Unticked: a loss may take it below 0, a debt to make up "
+                               "before fighting again.")),
 )
 ARDEUR_FIELD = Field("ardeur", "int", T("Points d'Ardeur", "Ardeur points"), default=10,
                      min=-99, max=99)
@@ -79,6 +85,7 @@ class CombatSetup:
 
     kind: str
     concede: bool
+    ardeur_floor: bool
     actor_ardeur: int
     opponent_ardeur: int
     actor: tuple[Any, Any]  # (StepsParams, Faces | None)
@@ -96,7 +103,16 @@ def parse_combat(options: Any, actor_raw: Any, opponent_raw: Any) -> CombatSetup
             sides.append(STEPS.parse(raw))
         except ParamError as err:
             raise err.prefixed(side) from None
-    return CombatSetup(opts["kind"], opts["concede"], a_ardeur, b_ardeur, sides[0], sides[1])
+    return CombatSetup(opts["kind"], opts["concede"], opts["ardeur_floor"], a_ardeur, b_ardeur,
+                       sides[0], sides[1])
+
+
+def ardeur_after(ardeur: int, loss: int, floor: bool) -> int:
+    """The Ardeur left after a loss. With the floor (default) a loss stops at 0: the fighter
+    is out, with 0 points, and a GM-set value already below 0 is not raised. Without it the
+    loss is taken in full, the points below 0 a debt (docs/rules.md, « Ardeur sous 0 »)."""
+    left = ardeur - loss
+    return max(left, min(ardeur, 0)) if floor else left
 
 
 def combat(
@@ -119,7 +135,8 @@ def resolve_combat(setup: CombatSetup, rng: random.Random | None) -> CombatOutco
         loss = roll.margin if hit else 0
         line = Line.of("combat.ranged", hit=hit, damage=loss)
         return CombatOutcome(kind, "actor" if hit else "opponent", max(roll.margin, 0), 0, loss,
-                             a_ardeur, b_ardeur - loss, (roll,), (*roll.lines, line), (roll,))
+                             a_ardeur, ardeur_after(b_ardeur, loss, setup.ardeur_floor), (roll,),
+                             (*roll.lines, line), (roll,))
     faces = None
     if fa is not None or fb is not None:
         faces = (fa if fa is not None else steps.draw(pa, rng),  # type: ignore[arg-type]
@@ -139,8 +156,10 @@ def resolve_combat(setup: CombatSetup, rng: random.Random | None) -> CombatOutco
     else:
         key = f"combat.{kind}"
     line = Line.of(key, winner=winner, margin=margin, actor_loss=a_loss, opponent_loss=b_loss)
-    return CombatOutcome(kind, winner, margin, a_loss, b_loss, a_ardeur - a_loss,
-                         b_ardeur - b_loss, (result.actor, result.opponent),
+    return CombatOutcome(kind, winner, margin, a_loss, b_loss,
+                         ardeur_after(a_ardeur, a_loss, setup.ardeur_floor),
+                         ardeur_after(b_ardeur, b_loss, setup.ardeur_floor),
+                         (result.actor, result.opponent),
                          (*result.lines, line), result.own_results)
 
 

@@ -148,7 +148,10 @@ export class QuickPart {
     return new Promise((resolve) => {
       showRolled(this.quickResult, view, {
         before: [title],
-        announce: (text) => this.ctx.announce(`${character.name}, ${entry.label} : ${text}`),
+        announce: (text, again) => {
+          const who = (said) => t("quick.announce", { name: character.name, label: entry.label, text: said });
+          this.ctx.announce(who(text), again && (() => who(again())));
+        },
         onLanded: resolve,
       });
     });

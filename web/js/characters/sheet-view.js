@@ -11,6 +11,16 @@ import { formSystem } from "./formdata.js";
 import { effortState, extraFields, situationFields, statFields } from "./sheet.js";
 import "./strings.js";
 
+/** A stat's value on the sheet; an empty list (no weapon, no protection) says so, not a blank. */
+function statValue(field, value) {
+  const shown = value ?? field.default ?? 0;
+  if (Array.isArray(shown)) {
+    if (shown.length === 0) return h("dd", { class: "sheet-stat-none", dataset: { empty: "true" }, text: t("chars.statNone") });
+    return h("dd", { text: shown.join(", ") });
+  }
+  return h("dd", { text: String(shown) });
+}
+
 export class SheetPart {
   renderSheet(character) {
     const system = this.system(character.system);
@@ -46,7 +56,7 @@ export class SheetPart {
         h(
           "dl",
           { class: "sheet-stats" },
-          fields.map((f) => h("div", { class: "sheet-stat", dataset: { stat: f.name } }, h("dt", { text: pick(f.label) }), h("dd", { text: String(character.stats[f.name] ?? f.default ?? 0) }))),
+          fields.map((f) => h("div", { class: "sheet-stat", dataset: { stat: f.name } }, h("dt", { text: pick(f.label) }), statValue(f, character.stats[f.name]))),
         ),
       );
     }
@@ -239,7 +249,7 @@ export class SheetPart {
     if (!this.situationForm) return;
     this.situationForm.load({ augmentations: result.augmentations, diminutions: result.diminutions, modifiers: result.modifiers || "" });
     this.situationForm.onInput("sit", "augmentations");
-    this.ctx.announce(appliedText(result));
+    this.ctx.announce(appliedText(result), () => appliedText(result));
     const box = document.getElementById("situation");
     if (box) box.open = true;
   }

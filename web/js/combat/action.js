@@ -71,6 +71,10 @@ export function renderAction(cv, system, table) {
   const concede = switchControl({ id: "combat-concede", label: pick(concedeField.label), checked: cv.action.concede, onChange: (on) => (cv.action.concede = on), describedBy: "combat-concede-help" });
   const concedeBox = h("div", { class: "combat-concede" }, concede.row, h("p", { class: "help", id: "combat-concede-help", text: pick(concedeField.help) }));
   concedeBox.hidden = cv.action.kind !== "conflict";
+  // Ardeur below 0 (docs/rules.md, « Ardeur sous 0 »): the engine's option, on by default.
+  const floorField = table.combat.fields.find((f) => f.name === "ardeur_floor");
+  const floor = floorField && switchControl({ id: "combat-ardeur-floor", label: pick(floorField.label), checked: cv.action.ardeurFloor ?? floorField.default, onChange: (on) => (cv.action.ardeurFloor = on), describedBy: "combat-ardeur-floor-help" });
+  const floorBox = floor && h("div", { class: "combat-concede combat-ardeur-floor" }, floor.row, h("p", { class: "help", id: "combat-ardeur-floor-help", text: pick(floorField.help) }));
   const skillSelect = (side, participant) => {
     if (!participant) return null;
     const key = side === "actor" ? "actorSkill" : "targetSkill";
@@ -101,6 +105,7 @@ export function renderAction(cv, system, table) {
     kinds,
     h("p", { class: "panel-hint combat-kind-hint", text: hint }),
     concedeBox,
+    floorBox,
     h("div", { class: "combat-pick" }, skillSelect("actor", actor), cv.action.kind === "ranged" ? null : skillSelect("target", targetP)),
     warning ? h("p", { class: "combat-warning", id: "combat-warning", role: "status", text: warning }) : null,
     resolveButton,
@@ -191,7 +196,7 @@ async function landAction(cv, { request, result, actor, target, actorSkill, targ
   await new Promise((landed) => {
     playStage({ dice, verdict, detail: last, answer: result }, () => {
       last?.classList.remove("stage-pending");
-      cv.ctx.announce(logText(entry).join(" "));
+      cv.ctx.announce(logText(entry).join(" "), () => logText(entry).join(" "));
       landed();
     });
   });

@@ -43,11 +43,11 @@ export function fightRequest(fight, withParams = false) {
  * The `combat` request of one action in `fight` (one engine call): the fight as it stands,
  * each side by id, with the entry picked by hand (an index) or none (the engine names it).
  */
-export function actionRequest(fight, { kind, concede, actor, target, actorSkill, targetSkill }) {
+export function actionRequest(fight, { kind, concede, ardeurFloor, actor, target, actorSkill, targetSkill }) {
   const side = (id, choice) => (choice === AUTO || choice === undefined ? { id } : { id, skill: Number(choice) });
   return {
     op: "combat",
-    params: { kind, concede: kind === "conflict" && Boolean(concede) },
+    params: { kind, concede: kind === "conflict" && Boolean(concede), ...(ardeurFloor === false ? { ardeur_floor: false } : {}) },
     fight: fightRequest(fight, true).fight,
     actor: side(actor, actorSkill),
     opponent: kind === "ranged" ? { id: target } : side(target, targetSkill),

@@ -113,7 +113,7 @@ export class StatsView {
     again.addEventListener("click", () => {
       newSession();
       this.render();
-      this.ctx.announce(t("stats.sessionStarted"));
+      this.ctx.announce(t("stats.sessionStarted"), () => t("stats.sessionStarted"));
       document.getElementById("session-new")?.focus();
     });
     const tile = (key, label, value) => h("div", { class: "stat-tile", dataset: { key } }, h("dt", { text: label }), h("dd", { text: value }));

@@ -14,8 +14,38 @@ import "./strings.js";
 const SIDES = ["a", "b"];
 
 addStrings({
-  fr: { "compare.effect.helps": "(favorable)", "compare.effect.hurts": "(défavorable)" },
-  en: { "compare.effect.helps": "(helps)", "compare.effect.hurts": "(hurts)" },
+  fr: {
+    "compare.effect.helps": "(favorable)",
+    "compare.effect.hurts": "(défavorable)",
+    "compare.mean": "Moyenne",
+    "compare.meanCount": "Réussites en moyenne",
+    "compare.atLeastOne": "Au moins une réussite",
+    "compare.higher.b": "B fait plus que A",
+    "compare.higher.a": "A fait plus que B",
+    "compare.higher.tie": "Égalité",
+    "compare.sumMore": "En moyenne, le choix B fait {d} de plus que le choix A ; B fait plus que A dans {p} des jets.",
+    "compare.sumLess": "En moyenne, le choix B fait {d} de moins que le choix A ; B fait plus que A dans {p} des jets.",
+    "compare.sumSame": "Les deux choix ont la même moyenne ; B fait plus que A dans {p} des jets.",
+    "compare.countMore": "Le choix B donne {d} de chances d’au moins une réussite de plus que le choix A.",
+    "compare.countLess": "Le choix B donne {d} de chances d’au moins une réussite de moins que le choix A.",
+    "compare.countSame": "Les deux choix donnent exactement la même chance d’au moins une réussite.",
+  },
+  en: {
+    "compare.effect.helps": "(helps)",
+    "compare.effect.hurts": "(hurts)",
+    "compare.mean": "Mean",
+    "compare.meanCount": "Mean successes",
+    "compare.atLeastOne": "At least one success",
+    "compare.higher.b": "B rolls higher than A",
+    "compare.higher.a": "A rolls higher than B",
+    "compare.higher.tie": "Tie",
+    "compare.sumMore": "On average, choice B rolls {d} more than choice A; B rolls higher than A in {p} of throws.",
+    "compare.sumLess": "On average, choice B rolls {d} less than choice A; B rolls higher than A in {p} of throws.",
+    "compare.sumSame": "Both choices have the same mean; B rolls higher than A in {p} of throws.",
+    "compare.countMore": "Choice B gives {d} more chance of at least one success than choice A.",
+    "compare.countLess": "Choice B gives {d} less chance of at least one success than choice A.",
+    "compare.countSame": "Both choices give exactly the same chance of at least one success.",
+  },
 });
 
 /**
@@ -206,7 +236,59 @@ export class ComparePanel {
     this.draw(answer.result);
   }
 
+  /**
+   * Free dice (the engine's `kind`): a sum is no success test, so the table gives each
+   * choice's mean and who rolls higher; a count adds the chance of at least one success.
+   */
+  drawTotals(result) {
+    const head = h("tr", {}, h("th", { scope: "col", text: "" }), h("th", { scope: "col", text: "A" }), h("th", { scope: "col", text: "B" }), h("th", { scope: "col", text: t("compare.diff") }));
+    const number = (n, sign) => formatNumber(n, { maximumFractionDigits: 2, ...(sign ? { signDisplay: "exceptZero" } : {}) });
+    const row = (key, cells) => h("tr", { dataset: { row: key } }, ...cells);
+    const rows = [row("mean", [
+      h("th", { scope: "row", text: t(result.kind === "count" ? "compare.meanCount" : "compare.mean") }),
+      h("td", { title: result.a.mean, text: number(result.a.mean_value) }),
+      h("td", { title: result.b.mean, text: number(result.b.mean_value) }),
+      // More or less of a sum is neither good nor bad in itself (damage, a loot table...).
+      h("td", { class: ["compare-diff", "is-same"], title: result.mean_difference, dataset: { exact: result.mean_difference, effect: "same" }, text: result.mean_difference === "0" ? "=" : number(result.mean_difference_value, true) }),
+    ])];
+    if (result.kind === "count") {
+      const d = result.success_difference;
+      const how = d === "0" ? "same" : effect(true, result.success_difference_probability);
+      rows.push(row("success", [
+        h("th", { scope: "row", text: t("compare.atLeastOne") }),
+        h("td", { title: result.a.at_least_one, text: formatPercent(result.a.at_least_one_probability) }),
+        h("td", { title: result.b.at_least_one, text: formatPercent(result.b.at_least_one_probability) }),
+        h("td", { class: ["compare-diff", `is-${how}`], title: d, dataset: { exact: d, effect: how }, text: d === "0" ? "=" : points(result.success_difference_probability) }),
+      ]));
+    }
+    for (const side of ["b", "a", "tie"]) {
+      rows.push(row(`higher-${side}`, [
+        h("th", { scope: "row", text: t(`compare.higher.${side}`) }),
+        h("td", { colspan: "3", title: result.higher[side], text: formatPercent(result.higher_probabilities[side]) }),
+      ]));
+    }
+    this.table.replaceChildren(h("thead", {}, head), h("tbody", {}, ...rows));
+    if (result.kind === "count") {
+      const d = result.success_difference_probability;
+      this.verdict.textContent = result.success_difference === "0" ? t("compare.countSame")
+        : t(d > 0 ? "compare.countMore" : "compare.countLess", { d: points(Math.abs(d)).replace(/^\+/, "") });
+    } else {
+      const m = result.mean_difference_value;
+      const p = formatPercent(result.higher_probabilities.b);
+      this.verdict.textContent = result.mean_difference === "0" ? t("compare.sumSame", { p })
+        : t(m > 0 ? "compare.sumMore" : "compare.sumLess", { d: number(Math.abs(m)), p });
+    }
+    this.element.dataset.kind = result.kind;
+    this.element.dataset.meanDifference = result.mean_difference;
+    this.element.dataset.successDifference = result.success_difference ?? "";
+  }
+
   draw(result) {
+    if (result.kind) {
+      this.drawTotals(result);
+      return;
+    }
+    delete this.element.dataset.kind;
     const system = this.system;
     const head = h("tr", {}, h("th", { scope: "col", text: t("compare.tier") }), h("th", { scope: "col", text: "A" }), h("th", { scope: "col", text: "B" }), h("th", { scope: "col", text: t("compare.diff") }));
     const cell = (row, id) => h("td", { title: row.exact[id], text: formatPercent(row.probabilities[id]) });

@@ -251,7 +251,7 @@ export class OppositionPanel {
         for (const side of SIDES) if (answer.result[side]?.character) await this.characters.keepSpent(answer.result[side].character, answer.result[side].efforts);
         const view = renderOppose(system, answer.result, { names });
         this.result.dataset.winner = answer.result.winner;
-        return new Promise((resolve) => showRolled(this.result, view, { announce: (text) => this.ctx.announce(text), onLanded: resolve }));
+        return new Promise((resolve) => showRolled(this.result, view, { announce: (text, again) => this.ctx.announce(text, again), onLanded: resolve }));
       },
     });
     if (done && !done.answer.ok) this.refused(done.answer.error, sides);

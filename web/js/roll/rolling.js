@@ -176,6 +176,7 @@ export class Placement {
     app.current = { ...app.current, request, result: answer.result, entry: updated, base };
     this.history.update(updated);
     this.card.present({ animate: false });
-    this.announce(t("result.announce", { outcome: pick(system.outcomes.find((o) => o.id === answer.result.outcome)?.label), margin: answer.result.margin }));
+    const say = () => t("result.announce", { outcome: pick(system.outcomes.find((o) => o.id === answer.result.outcome)?.label), margin: answer.result.margin });
+    this.announce(say(), say);
   }
 }

@@ -71,7 +71,7 @@ export class RollForms {
         app.forms.actor.load({ augmentations: result.augmentations, diminutions: result.diminutions, modifiers: result.modifiers || "" });
         this.saveState();
         this.odds.refresh();
-        this.announce(appliedText(result));
+        this.announce(appliedText(result), () => appliedText(result));
       },
       onError: (message) => this.errors.show(message),
     });

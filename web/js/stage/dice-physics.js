@@ -3,8 +3,11 @@
 // tray's edge or on another die, or asleep on an edge: its top reading direction more than
 // REST_DEGREES from the vertical) makes a throw of a few dice simulated again from another
 // start, once; a die still tilted after that tips down flat over a few extra frames. The walls and
-// the dice are slippery, so that a die seldom stays leaning. So every die rests
-// flat and the face a player sees is the one read back (dice3d.js shownFaces()).
+// the dice are slippery, so that a die seldom stays leaning, and a die that falls asleep
+// balanced on an edge is woken and tipped toward its nearest face (a few times at most), as a
+// real die would fall: so few dice need the final tip (tests/browser/test_dice_rest.py prints
+// how many). So every die rests flat and the face a player sees is the one read back
+// (dice3d.js shownFaces()).
 
 import * as CANNON from "../../vendor/cannon-es.js";
 import { readIndex, shape } from "./dice-solids.js";
@@ -15,6 +18,9 @@ export const REST_DEGREES = 10;
 const TRIES = 2;
 const RETRY_UP_TO = 8; // dice: more than that, a re-simulation costs more than it helps
 const SETTLE_FRAMES = 10;
+const NUDGES = 3; // times a die asleep on an edge is tipped toward its face
+const NUDGE_EVERY = 5; // steps between two looks for such dice
+const NUDGE_SPIN = 6; // rad/s about the axis that brings its top face up
 
 /** A small seeded generator (mulberry32): the same seed throws the same way. */
 export function seededRandom(seed) {
@@ -74,7 +80,7 @@ function oneThrow(bodies, { wide, depth, rng }) {
   world.addContactMaterial(new CANNON.ContactMaterial(floorMat, diceMat, { friction: 0.3, restitution: 0.35 }));
   // Slippery walls and dice: a die that leans on the tray's edge or on another die slides
   // down flat instead of resting tilted.
-  world.addContactMaterial(new CANNON.ContactMaterial(diceMat, diceMat, { friction: 0.01, restitution: 0.3 }));
+  world.addContactMaterial(new CANNON.ContactMaterial(diceMat, diceMat, { friction: 0, restitution: 0.3 }));
   world.addContactMaterial(new CANNON.ContactMaterial(wallMat, diceMat, { friction: 0, restitution: 0.45 }));
   const wall = (normal, point) => {
     const body = new CANNON.Body({ mass: 0, material: normal[1] ? floorMat : wallMat, shape: new CANNON.Plane() });
@@ -106,7 +112,7 @@ function oneThrow(bodies, { wide, depth, rng }) {
       if (speed > 3) impacts.push({ step: state.steps, speed });
     });
     world.addBody(body);
-    return { sh, body };
+    return { sh, body, nudged: 0 };
   });
   return { world, list, impacts, state, frames: [] };
 }
@@ -127,6 +133,7 @@ export async function simulate(bodies, { wide, depth, rng, slice, pause }) {
     while (run.state.steps < MAX_STEPS) {
       run.world.step(STEP);
       run.state.steps += 1;
+      if (run.state.steps % NUDGE_EVERY === 0) nudgeEdgeSleepers(run);
       const frame = new Float32Array(n * 7);
       run.list.forEach(({ body }, i) => {
         frame.set([body.position.x, body.position.y, body.position.z, body.quaternion.x, body.quaternion.y, body.quaternion.z, body.quaternion.w], i * 7);
@@ -147,6 +154,26 @@ export async function simulate(bodies, { wide, depth, rng, slice, pause }) {
   }
   settle(run);
   return run;
+}
+
+/**
+ * A die asleep but not flat is balanced on an edge or leaning (the engine put it to sleep while
+ * it rocked slowly): woken and spun about the horizontal axis that brings its nearest top face
+ * up, with a small hop, so the simulation lets it fall flat (NUDGES times at most per die).
+ */
+function nudgeEdgeSleepers(run) {
+  for (const die of run.list) {
+    const { body, sh } = die;
+    if (body.sleepState !== CANNON.Body.SLEEPING || die.nudged >= NUDGES) continue;
+    const { dir, degrees } = restTilt(sh, [body.quaternion.x, body.quaternion.y, body.quaternion.z, body.quaternion.w]);
+    if (degrees <= REST_DEGREES) continue;
+    die.nudged += 1;
+    const axis = [-dir[2], 0, dir[0]]; // dir × up: turning dir toward the vertical
+    const length = Math.hypot(axis[0], axis[2]) || 1;
+    body.wakeUp();
+    body.angularVelocity.set((axis[0] / length) * NUDGE_SPIN, 0, (axis[2] / length) * NUDGE_SPIN);
+    body.velocity.set(0, 1.5, 0);
+  }
 }
 
 /** The dice of a run whose last pose is not flat. */

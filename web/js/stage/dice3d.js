@@ -23,7 +23,7 @@ import { seededRandom, simulate } from "./dice-physics.js";
 
 const SLICE_MS = 12;
 const FOV = 24; // narrow: the dice seen nearly from above, their top faces square to the eye
-const ROOM = 6.5; // tray area per die (world units²): room to roll
+const ROOM = 9; // tray area per die (world units²): room to roll, and to fall flat (not leaning on a neighbour)
 const SPAN = 1.3; // a die's width on the tray (world units: a d6's edge is 1.24)
 const SIZES = { small: 0.8, medium: 1, large: 1.25 };
 

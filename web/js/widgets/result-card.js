@@ -60,7 +60,7 @@ export function showRolled(area, view, { announce, onLanded, before = [] } = {})
     stop();
     view.element.classList.remove("is-rolling");
     view.element.classList.add("is-landed");
-    announce?.(view.announce);
+    announce?.(view.announce, view.say);
     onLanded?.();
   });
   if (!control.done) {
@@ -87,6 +87,25 @@ export function stagePresenter(systemOf) {
       if (!system || !["roll", "oppose"].includes(request.op)) return Promise.resolve();
       const view = request.op === "oppose" ? renderOppose(system, answer.result) : renderRoll(system, answer.result);
       return new Promise((resolve) => playRoll(view, resolve));
+    },
+  };
+}
+
+/**
+ * The page's live region: say(text, again) says `text`; again(), when given, gives the same
+ * announcement in the language of the moment, and is said again after a language switch
+ * (a result still on screen is then read in the new language). Call `languageChanged()`
+ * from the switch.
+ */
+export function announcer(live) {
+  let again = null;
+  return {
+    say(text, next = null) {
+      again = typeof next === "function" ? next : null;
+      announceIn(live, text);
+    },
+    languageChanged() {
+      if (again) announceIn(live, again());
     },
   };
 }
@@ -146,7 +165,7 @@ export class ResultCard {
       this.$("skip-hint").hidden = true;
       view.element.classList.remove("is-rolling");
       view.element.classList.add("is-landed");
-      this.announce(view.announce);
+      this.announce(view.announce, view.say);
       onLanded?.();
     });
     animation.started(control); // reduced motion: landed at once

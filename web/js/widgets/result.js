@@ -188,14 +188,15 @@ export function renderRoll(system, result, { placement } = {}) {
   // A sum: its total alone; a count: its successes first, then its tier (at least one or none).
   const badges = sum ? [totalBadge(headline, "tier-badge--big")] : [headline ? totalBadge(headline, "tier-badge--big") : "", tierBadge(system, result.outcome, "tier-badge--big")];
   card.append(h("header", { class: "result-head" }, ...badges, numbers(result)), tray, placementBox(placement) || "", explanation(result) || "", meta(result));
-  const announce = headline
-    ? sum
-      ? t("result.announceTotal", { total: headline.value })
-      : t("result.announceCount", { outcome: info.label, n: headline.value })
-    : t("result.announce", { outcome: info.label, margin: formatSigned(result.margin) });
+  // say(): the announcement in the language of the moment (said again after a switch).
+  const say = () => {
+    const label = outcomeInfo(system, result.outcome).label;
+    if (!headline) return t("result.announce", { outcome: label, margin: formatSigned(result.margin) });
+    return sum ? t("result.announceTotal", { total: headline.value }) : t("result.announceCount", { outcome: label, n: headline.value });
+  };
   const verdict = () =>
     headline ? stageVerdict(system, sum ? null : result.outcome, null, null, null, headline) : stageVerdict(system, result.outcome, formatSigned(result.margin));
-  return { element: card, dice: animated, announce, answer: result, verdict };
+  return { element: card, dice: animated, announce: say(), say, answer: result, verdict };
 }
 
 /**
@@ -225,7 +226,7 @@ function sideKey(roll) {
  */
 export function renderOppose(system, result, { names } = {}) {
   const named = (side) => names && names[side];
-  const winnerText =
+  const winnerOf = () =>
     result.winner === "tie"
       ? t("result.tie")
       : named(result.winner)
@@ -233,6 +234,7 @@ export function renderOppose(system, result, { names } = {}) {
         : result.winner === "actor"
           ? t("result.winnerActor")
           : t("result.winnerOpponent");
+  const winnerText = winnerOf();
   const card = h("article", { class: ["result-card", "result-card--oppose"], dataset: { system: system.id, winner: result.winner } });
   const decides = ((result.explanations && pick(result.explanations)) || result.explanation || [])[0];
   const head = h(
@@ -290,7 +292,7 @@ export function renderOppose(system, result, { names } = {}) {
   // The whole explanation only when it says more than the line already on top.
   const lines = (result.explanations && pick(result.explanations)) || result.explanation || [];
   card.append(lines.length > 1 ? explanation(result) : "", meta({ seed: result.seed ?? result.actor.seed, physical: result.physical ?? result.actor.physical }));
-  const announce = t("result.announceOppose", { winner: winnerText, margin: result.margin });
+  const say = () => t("result.announceOppose", { winner: winnerOf(), margin: result.margin });
   const verdict = () => stageVerdict(system, result.winner_outcome, String(result.margin), winnerText, result.winner);
-  return { element: card, dice: animated, announce, answer: result, verdict };
+  return { element: card, dice: animated, announce: say(), say, answer: result, verdict };
 }
