@@ -169,5 +169,6 @@ def test_a_shared_table_seats_eight_players_the_engine_decides() -> None:
     link = "https://example.org/pyrules/#table=1.abc"
     given = ok({"op": "seat", "taken": 2, "text": link})
     assert given["free"] == 5 and given["qr"] == ok({"op": "qr", "text": link})
-    assert err({"op": "seat", "taken": 8, "text": link})["code"] == "table_full"  # no code for a full table
+    # A full table gets no QR code.
+    assert err({"op": "seat", "taken": 8, "text": link})["code"] == "table_full"
     assert err({"op": "seat", "taken": 1, "text": ""})["field"] == "text"
