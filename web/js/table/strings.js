@@ -11,6 +11,7 @@ export const ERROR_KEYS = {
   closed: "table.error.closed",
   "bad-invite": "table.error.bad-invite",
   webrtc: "table.error.webrtc",
+  insecure: "table.error.insecure",
 };
 
 /** The keys of a table roll's verdicts (« vérifié », …), by status. */
@@ -66,6 +67,7 @@ addStrings({
     "table.error.closed": "Le joueur a fermé la connexion avant d’arriver.",
     "table.error.bad-invite": "Ce lien n’est pas une invitation valable.",
     "table.error.webrtc": "Cet appareil ne sait pas se connecter directement à un autre (WebRTC absent).",
+    "table.error.insecure": "La table demande une page sécurisée : ouvrez l’app par son adresse https (celle de GitHub Pages), pas par une adresse http du réseau local.",
     "table.junk": "Message ignoré de {from} : {error}",
     "table.log": "Jets de la table",
     "table.filter.all": "Tous",
@@ -122,6 +124,7 @@ addStrings({
     "table.error.closed": "The player closed the connection before arriving.",
     "table.error.bad-invite": "This link is not a valid invite.",
     "table.error.webrtc": "This device cannot connect directly to another one (no WebRTC).",
+    "table.error.insecure": "The table needs a secure page: open the app at its https address (the GitHub Pages one), not at an http address on the local network.",
     "table.junk": "Message ignored from {from}: {error}",
     "table.log": "Table rolls",
     "table.filter.all": "All",

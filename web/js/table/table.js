@@ -129,6 +129,7 @@ export class Table {
   }
 
   async startHost() {
+    canTable();
     if (!this.host) this.makeHost();
     const made = await this.host.invite((text) => inviteLink(location.href, text));
     if (made.error) {
@@ -150,6 +151,7 @@ export class Table {
 
   async answer(name = this.screen.name()) {
     if (!this.offer) throw new Error("bad-invite");
+    canTable();
     this.player ??= new TablePlayer({
       storage: this.storage,
       colour: () => cleanColour(prefs.colour),
@@ -247,6 +249,16 @@ export class Table {
       tableCut: () => this.player?.peer?.close(), // the link breaks, as when the Wi-Fi drops
     });
   }
+}
+
+/**
+ * Whether this page can sit at a table: WebRTC, and the hash of the fair-dice exchange
+ * (crypto.subtle, which browsers give to secure pages only: https, or localhost). Throws the
+ * error the screen names ("webrtc", "insecure") instead of failing half-way.
+ */
+function canTable() {
+  if (typeof RTCPeerConnection !== "function") throw new Error("webrtc");
+  if (!globalThis.isSecureContext || !globalThis.crypto?.subtle) throw new Error("insecure");
 }
 
 /**
