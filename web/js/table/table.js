@@ -126,6 +126,7 @@ export class Table {
     this.screen.invite = null;
     this.screen.built = false;
     this.screen.notice(t("table.closed"));
+    this.screen.draw();
   }
 
   async startHost() {
