@@ -92,6 +92,14 @@ ERRORS: dict[str, Text] = {
         "« {label} » doit être l'une de ces valeurs : {choices}.",
         "'{label}' must be one of: {choices}.",
     ),
+    "seat_taken": Text(
+        "« Places prises » doit être un nombre entier de 0 à {max}.",
+        "'Seats taken' must be a whole number from 0 to {max}.",
+    ),
+    "table_full": Text(
+        "La table est pleine : {max} joueurs au plus. Un joueur parti libère sa place.",
+        "The table is full: {max} players at most. A player who left frees their seat.",
+    ),
     "not_text": Text("« {label} » doit être un texte.", "'{label}' must be text."),
     "too_long": Text(
         "« {label} » est trop long ({max} caractères au plus).",

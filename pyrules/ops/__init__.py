@@ -34,7 +34,7 @@ def parse_validate(req: Mapping[str, Any], lang: str) -> Checked:
 
 _ORDER = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
           "combat", "fight", "effort", "luck", "fairness", "sweep", "compare", "qr",
-          "character", "characters")
+          "seat", "character", "characters")
 _ALL = {**ROLL_OPS, **TABLE_OPS, **CHARACTER_OPS}
 #: Every op, by name (the order of the ``unknown_op`` message).
 OPS: dict[str, Op] = {name: _ALL[name] for name in _ORDER}

@@ -1,6 +1,6 @@
 """The ops of table play, each served by the system the registry names for it
 (``registry.table_system``): sources (pool), effort (d6), combat and fight (steps); and
-the ops of no system: systems, version, qr.
+the ops of no system: systems, version, qr, seat (the shared table's seats).
 """
 
 from __future__ import annotations
@@ -64,6 +64,35 @@ def parse_effort(req: Mapping[str, Any], lang: str) -> Checked:
 def parse_qr(req: Mapping[str, Any], lang: str) -> Checked:
     check_text(req.get("text"))
     return {"text": req.get("text"), "shown": {}}
+
+
+#: How many players one shared table seats (issue 24). The engine decides it: the GM's page
+#: asks ``seat`` before each invite and each join, and shows the refusal it answers.
+MAX_PLAYERS = 8
+_TAKEN_MAX = 10_000  # a count the page could send, far above any table
+
+
+def parse_seat(req: Mapping[str, Any], lang: str) -> Checked:
+    """``{"op": "seat", "taken": n, "text"?}``: may one more player sit at a table where
+    ``n`` seats are taken (players there, invites open)? Refused with ``table_full``."""
+    taken = req.get("taken")
+    if isinstance(taken, bool) or not isinstance(taken, int) or not 0 <= taken <= _TAKEN_MAX:
+        raise ApiError("invalid_param", "taken", "seat_taken", max=_TAKEN_MAX)
+    if taken >= MAX_PLAYERS:
+        raise ApiError("table_full", "taken", "table_full", max=MAX_PLAYERS)
+    text = req.get("text")
+    if text is not None:
+        check_text(text)
+    return {"taken": taken, "text": text, "shown": {"max": MAX_PLAYERS}}
+
+
+def run_seat(c: Checked) -> dict[str, Any]:
+    """The seat given: how many stay free after it, and the invite's QR code when asked
+    (the host's tap on « nouvelle invitation » is this one call)."""
+    out: dict[str, Any] = {"max": MAX_PLAYERS, "free": MAX_PLAYERS - c["taken"] - 1}
+    if c["text"] is not None:
+        out["qr"] = qr(c["text"])
+    return out
 
 
 def _side_params(req: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -176,4 +205,5 @@ TABLE_OPS = {
     "fight": Op(parse_fight_op, run_fight),
     "effort": Op(parse_effort, lambda c: c["answer"]),
     "qr": Op(parse_qr, lambda c: qr(c["text"])),
+    "seat": Op(parse_seat, run_seat),
 }

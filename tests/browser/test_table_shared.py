@@ -46,6 +46,14 @@ def to_roll(app: App) -> None:
 
 
 table_answers: list[str] = []
+GREEN_DICE = """localStorage.getItem('pyrules:dice') === null
+  && localStorage.setItem('pyrules:dice', JSON.stringify({colour: 'green'}));"""
+
+
+def history_item(app: App, from_: str) -> Any:
+    """The newest history entry of a roll that came from `from_` at the table (waited for)."""
+    app.page.wait_for_selector(f"#history .history-entry[data-from={from_}]", state="attached")
+    return app.page.locator(f"#history .history-entry[data-from={from_}]").first
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +65,8 @@ def table(new_app: Any, site: str) -> Iterator[tuple[App, App, App]]:
         # Three pages on a shared two-core machine: the waits end when their condition holds,
         # this is only how long a failing one takes to say so.
         app.page.set_default_timeout(120_000)
+    # Aïcha's dice are green (her dice setting): the others see her rolls in that colour.
+    one.context.add_init_script(GREEN_DICE)
     host.open()
     table_answers.append(join(host, one, "Aïcha"))
     table_answers.append(join(host, two, "Bruno"))
@@ -90,11 +100,16 @@ def test_a_players_roll_reaches_the_host_verified_and_the_other_player(
     assert relayed["verified"] is True
     assert relayed["seed"] == got["seed"]
     assert relayed["outcome"] == got["outcome"]
-    # The other player's history shows it, with who rolled.
-    two.page.wait_for_function(
-        "() => [...document.querySelectorAll('#history .history-entry')]"
-        ".some((li) => li.textContent.includes('Aïcha'))"
-    )
+    # The other player's history shows it, with who rolled, in her dice colour (the colour
+    # travels with each roll), and the GM's verdict; the GM's history too.
+    for app in (two, host):
+        item = history_item(app, "p1")
+        who = item.locator(".history-who--table")
+        assert who.inner_text().strip() == "Aïcha"
+        assert who.get_attribute("data-colour") == "green"
+        assert item.locator(".history-dot circle").get_attribute("fill") == "#1e7a46"
+        assert item.locator(".history-verdict").inner_text() == "« vérifié »"
+    assert log_has(two, "(e) => e.from === 'p1'")["colour"] == "green"
     # The seed is the one the player's own device used.
     assert one.page.evaluate("() => window.pyrules.table.mine().at(-1).seed") == got["seed"]
 
@@ -125,6 +140,16 @@ def test_a_tampered_roll_is_shown_not_verified_with_what_differed(
     assert any(d.startswith("result.margin") for d in got["diff"]), got["diff"]
     verdict = host.page.locator("#table-log .table-verdict--no").first
     assert "non vérifié" in verdict.inner_text()
+    # The GM's history says it too, in red, with what differed.
+    host.page.wait_for_selector("#history .history-entry[data-from=p1] .history-verdict--no")
+    item = host.page.locator(
+        "#history .history-entry[data-from=p1]:has(.history-verdict--no)"
+    ).first
+    assert item.locator(".history-verdict").inner_text() == "« non vérifié »"
+    red = item.locator(".history-verdict").evaluate("(el) => getComputedStyle(el).color")
+    assert red == "rgb(180, 35, 24)", red  # --danger
+    differed = item.locator(".history-diff li").all_inner_texts()
+    assert any(d.startswith("result.margin") for d in differed), differed
     assert next_entry(two, before_two, "p1")["verified"] is False
     # The next roll, untouched, is verified again.
     before = count(host)
@@ -342,3 +367,98 @@ def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, 
         page.click("button[data-lang=fr]")
         page.set_viewport_size({"width": 1024, "height": 768})
         page.evaluate("() => window.pyrules.views.show('roll')")
+
+
+MARKS = """() => [...document.querySelectorAll('#history .history-entry')]
+    .map((li) => li.dataset.from)"""
+
+
+def test_the_history_filters_me_table_all_and_fits(table: tuple[App, App, App]) -> None:
+    """The history's « Tout / Moi / Table » filter (a segmented control of radio buttons),
+    remembered; the table's marks at the three sizes, in both languages."""
+    host, _one, _two = table
+    page = host.page
+    page.evaluate("() => window.pyrules.views.show('history')")
+    try:
+        assert page.is_checked("#history-filter-all")
+        everything = page.evaluate(MARKS)
+        assert "" in everything and "p1" in everything, everything
+        page.click("label[for=history-filter-table]")
+        others = page.evaluate(MARKS)
+        assert others and "" not in others, others
+        # Remembered (the reload test checks it comes back).
+        assert page.evaluate("() => localStorage.getItem('pyrules:history-filter')") == '"table"'
+        page.keyboard.press("ArrowRight")  # a radio group: the arrow keys move the choice
+        assert page.is_checked("#history-filter-all") or page.is_checked("#history-filter-mine")
+        page.click("label[for=history-filter-mine]")
+        mine = page.evaluate(MARKS)
+        assert mine and set(mine) == {""}, mine
+        assert len(mine) + len(others) == len(everything)
+        count = page.inner_text("#history-count")
+        assert f"{len(mine)} jet(s) sur {len(everything)}" == count, count
+        page.click("label[for=history-filter-table]")
+        page.click("button[data-lang=en]")
+        page.wait_for_function(
+            "() => document.querySelector('label[for=history-filter-mine]').textContent === 'Me'"
+        )
+        assert page.locator(".history-verdict").first.inner_text().startswith("«")
+        for width, height in ((360, 740), (768, 1024), (1024, 768)):
+            page.set_viewport_size({"width": width, "height": height})
+            check_screen(host, f"history {width}x{height}")  # no overflow, 44 px targets
+    finally:
+        page.click("button[data-lang=fr]")
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.evaluate("() => window.pyrules.views.show('roll')")
+
+
+def test_a_ninth_seat_is_refused_by_the_engine(table: tuple[App, App, App]) -> None:
+    """Invites until the table is full: the engine (op seat) refuses the ninth seat and the
+    GM reads its words. (The decision itself: tests/unit/test_table.py, tests/js/table-host.)"""
+    host, _one, _two = table
+    page = host.page
+    there = sum(p["connected"] for p in peers(host))
+    made = []
+    for _ in range(8 - there):
+        made.append(page.evaluate("() => window.pyrules.table.host()"))
+    assert all("#table=" in m.get("link", "") for m in made), made
+    full = page.evaluate("() => window.pyrules.table.host()")
+    assert full["error"] == "full", full
+    assert "La table est pleine : 8 joueurs au plus" in full["message"]
+    assert "La table est pleine" in page.inner_text("#table-notice")
+
+
+def test_the_gm_reloads_and_gets_the_table_back(table: tuple[App, App, App]) -> None:
+    """The GM's page reloads: its table comes back (roster, log), every player gone; a player
+    re-invited keeps its id, and what it rolled while cut off arrives « hors table »."""
+    host, one, _two = table
+    logged = count(host)
+    host.page.evaluate("() => window.pyrules.views.show('history')")
+    host.page.click("label[for=history-filter-mine]")
+    host.reload()
+    assert [(p["id"], p["name"], p["connected"]) for p in peers(host)] == [
+        ("p1", "Aïcha", False),
+        ("p2", "Bruno", False),
+    ]
+    assert count(host) == logged  # the table's rolls are still listed
+    assert host.page.is_checked("#history-filter-mine")  # the history's filter was remembered
+    host.page.click("label[for=history-filter-all]")
+    host.page.evaluate("() => window.pyrules.views.show('table')")
+    assert "Page rechargée" in host.page.inner_text("#table-notice")
+    assert "rechargement" in host.page.inner_text("#table-host-state")
+    # The player has lost the table; it keeps rolling.
+    one.page.wait_for_selector("#table-player-state:not([data-state=connected])", state="attached")
+    to_roll(one)
+    one.roll()
+    one.page.wait_for_function("() => window.pyrules.table.mine().at(-1).status === 'kept'")
+    join(host, one, "Aïcha")
+    late = next_entry(host, logged, "p1")
+    assert late["status"] == "offline", late
+    assert [(p["id"], p["connected"]) for p in peers(host)] == [("p1", True), ("p2", False)]
+    item = history_item(host, "p1")
+    assert item.locator(".history-verdict").inner_text() == "« hors table »"
+    before = count(host)
+    to_roll(one)
+    one.roll()
+    assert next_entry(host, before, "p1")["verified"] is True
+    host.page.evaluate("() => window.pyrules.table.close()")
+    assert host.page.evaluate("() => localStorage.getItem('pyrules:table-host')") == "null"

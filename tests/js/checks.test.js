@@ -96,3 +96,15 @@ test("the form state check keeps scalar values and drops a trap", () => {
   assert.equal(verdict.ok, false);
   assert.deepEqual(verdict.value.values.pool, { actor: { pot: 6 } });
 });
+
+test("a shared table's marks on a stored roll are checked; the history's filter is one of three", () => {
+  const marked = (table) => entry({ who: { id: "p1", name: "Aïcha" }, table });
+  assert.equal(isHistoryEntry(marked({ from: "p1", status: "yes", colour: "red" })), true);
+  assert.equal(isHistoryEntry(marked({ from: "p1", status: "no", diff: ["result.margin: 2 ≠ 3"] })), true);
+  for (const junk of [[], "p1", { from: 1, status: "yes" }, { from: "p1" }, { from: "p1", status: "no", diff: "x" }, { from: "p1", status: "no", diff: Array(9).fill("x") }, { from: "p1", status: "yes", colour: TRAP }]) {
+    assert.equal(isHistoryEntry(marked(junk)), false, JSON.stringify(junk));
+  }
+  const filter = CHECKS["pyrules:history-filter"];
+  for (const name of ["all", "mine", "table"]) assert.deepEqual(filter(name), { ok: true, value: name });
+  for (const junk of ["toString", null, 3, ["mine"]]) assert.deepEqual(filter(junk), { ok: false, value: "all" });
+});

@@ -24,6 +24,13 @@ export async function engineCall(request) {
   return JSON.parse(execFileSync(python, ["-c", code], { cwd: ROOT, input: JSON.stringify(request), encoding: "utf-8" }));
 }
 
+/** Several answers of pyrules.api.handle from one python (each request answered on its own). */
+export function engineAnswers(requests) {
+  const code = "import json, sys; from pyrules.api import handle; print(json.dumps([json.loads(handle(json.dumps(r))) for r in json.load(sys.stdin)]))";
+  const python = process.env.PYTHON || "python3";
+  return JSON.parse(execFileSync(python, ["-c", code], { cwd: ROOT, input: JSON.stringify(requests), encoding: "utf-8" }));
+}
+
 export function system(id) {
   return systemsDescription().systems.find((s) => s.id === id);
 }

@@ -192,3 +192,18 @@ test("faces typed by hand are never « vérifié »: physical, or « non vérifi
   const offline = await verifyRoll({ offline: true, request: { ...request, params: { attribute: 3 }, seed: 9 }, answer: await engineCall({ ...request, params: { attribute: 3 }, seed: 9 }) }, new Map(), engineCall);
   assert.equal(offline.verdict, "offline", offline.diff.join());
 });
+
+test("a dice colour from another device is one of the dice settings' ids, or none", async () => {
+  const colourOf = async (colour) => parseMessage(await hello({ colour }), "player").message.colour;
+  assert.equal(await colourOf("purple"), "purple");
+  for (const junk of ["#ff0000", "toString", "__proto__", "hasOwnProperty", "PURPLE", 3, null, { body: "#fff" }]) assert.equal(await colourOf(junk), null, String(junk));
+  // Each roll carries the colour the player's dice had when it rolled.
+  const roll = (colour) => parseMessage(JSON.stringify({ t: "roll", k: 1, colour, request: { op: "roll", system: "d6" }, answer: { ok: true }, offline: true }), "player").message.colour;
+  assert.equal(roll("green"), "green");
+  assert.equal(roll("constructor"), null);
+  // And so do the host's relays and its list of players.
+  const relay = parseMessage(JSON.stringify({ t: "roll", from: "p1", name: "A", colour: "blue", verified: "yes", request: { op: "roll", system: "d6" }, answer: { ok: true } }), "host").message;
+  assert.equal(relay.colour, "blue");
+  const peers = parseMessage(JSON.stringify({ t: "peers", peers: [{ id: "gm", name: "MJ", colour: "black", connected: true }, { id: "p1", name: "A", colour: "#123456", connected: false }] }), "host").message.peers;
+  assert.deepEqual(peers.map((p) => p.colour), ["black", null]);
+});

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import err, ok
+from .helpers import call, err, ok
 
 
 def sources(**params: object) -> dict:
@@ -160,3 +160,33 @@ def test_luck_is_the_mid_rank_percentile_of_the_margin() -> None:
     # MR = 50 - d: 49 is the best roll (d = 1), -50 the worst (d = 100).
     assert res["exact"] == ["199/200", "101/200", "1/200"]
     assert err({"op": "luck", "system": "d100", "margins": "x"})["field"] == "margins"
+
+
+# ------------------------------------------------------------------ the shared table's seats
+
+
+def test_a_shared_table_seats_eight_players_the_engine_decides() -> None:
+    """Issue 24: how many players a table seats is the engine's rule (op ``seat``); the GM's
+    page asks before each invite and each join, and shows the refusal as it comes."""
+    from pyrules.ops.table import MAX_PLAYERS
+
+    assert MAX_PLAYERS == 8
+    for taken in range(MAX_PLAYERS):
+        assert ok({"op": "seat", "taken": taken}) == {"max": 8, "free": 7 - taken}
+    for taken in (8, 9, 500):
+        e = err({"op": "seat", "taken": taken})
+        assert (e["code"], e["field"]) == ("table_full", "taken")
+        assert "8 joueurs au plus" in e["message"]
+        assert call({"op": "validate", "request": {"op": "seat", "taken": taken}}) == call(
+            {"op": "seat", "taken": taken})
+    assert "8 players at most" in err({"op": "seat", "taken": 8, "lang": "en"})["message"]
+    for bad in (-1, 1.5, "3", True, None, 10_001):
+        e = err({"op": "seat", "taken": bad})
+        assert (e["code"], e["field"]) == ("invalid_param", "taken"), bad
+    # The invite's tap is one call: the seat and the QR code of its link.
+    link = "https://example.org/pyrules/#table=1.abc"
+    given = ok({"op": "seat", "taken": 2, "text": link})
+    assert given["free"] == 5 and given["qr"] == ok({"op": "qr", "text": link})
+    # A full table gets no QR code.
+    assert err({"op": "seat", "taken": 8, "text": link})["code"] == "table_full"
+    assert err({"op": "seat", "taken": 1, "text": ""})["field"] == "text"

@@ -10,6 +10,7 @@ import { h } from "../lib/dom.js";
 import { formatSigned, formatTime, pick, t } from "../lib/i18n.js";
 import { formatPercent } from "../odds/odds.js";
 import { entryHeadline } from "../widgets/entry.js";
+import { diceDot } from "../widgets/dice-dot.js";
 import { tierBadge } from "../widgets/result.js"; // also adds "result.gap"
 import "./strings.js";
 import "../ui/strings.js";
@@ -23,6 +24,41 @@ function facesLine(entry) {
     return `${entry.actorFaces.join(" · ")} ${t("history.vs")} ${entry.opponentFaces.join(" · ")}`;
   }
   return isFaces(entry.faces) ? entry.faces.join(" · ") : "";
+}
+
+/** The history's filters: every roll, this device's own, the shared table's (other devices'). */
+export const FILTERS = ["all", "mine", "table"];
+export const FILTER_KEY = "pyrules:history-filter";
+
+/** A roll of another device at a shared table: its entry carries `table` {from, status, …}. */
+const fromTable = (entry) => entry.table !== null && typeof entry.table === "object" && !Array.isArray(entry.table);
+
+/** Whether the filter `name` shows `entry`. */
+export function passes(entry, name) {
+  if (name === "mine") return !fromTable(entry);
+  if (name === "table") return fromTable(entry);
+  return true;
+}
+
+/** The verdicts a table roll can carry, and their mark (« vérifié », …). */
+const STATUSES = ["yes", "no", "offline", "physical", "host"];
+
+/**
+ * Who rolled at the table, in that player's dice colour, and the verdict of the GM's engine:
+ * « vérifié », « non vérifié » (red, with what differed), « hors table », « dés physiques »,
+ * « MJ » (the GM's own roll, which the players' devices show unchecked). Everything in it
+ * came from another device: text only, each part checked (lib/checks.js checked its shape).
+ */
+function tableMarks(entry) {
+  const table = entry.table;
+  const status = STATUSES.includes(table.status) ? table.status : "no";
+  const name = typeof entry.who?.name === "string" ? entry.who.name : "?";
+  const diff = status === "no" && Array.isArray(table.diff) ? table.diff.filter((d) => typeof d === "string").slice(0, 8) : [];
+  return {
+    who: h("span", { class: "history-who history-who--table", "data-colour": typeof table.colour === "string" ? table.colour : "" }, diceDot(table.colour, "history-dot"), name),
+    verdict: h("span", { class: ["history-verdict", `history-verdict--${status}`], "data-status": status, text: `« ${t(`history.status.${status}`)} »` }),
+    diff: diff.length ? h("ul", { class: "history-diff", "aria-label": t("history.diff") }, diff.map((d) => h("li", { text: d }))) : null,
+  };
 }
 
 const percent = (p) => (typeof p === "number" && p >= 0 && p <= 1 ? p : null);
@@ -60,6 +96,7 @@ export function renderHistoryEntry(history, entry, { onAgain, onReview, onShare 
   if (success !== null) meta.push(h("span", { class: "history-success", title: t("history.successTitle"), text: t(successKey, { percent: formatPercent(success) }) }));
   const luck = entry.mode === "oppose" ? null : percent(entry.luck);
   if (luck !== null) meta.push(h("span", { class: "history-luck", title: t("history.luckTitle"), text: t("stats.luckShort", { percent: Math.round(luck * 100) }) }));
+  const marks = fromTable(entry) ? tableMarks(entry) : null;
   const who = entry.mode === "oppose" ? "" : entry.who?.name || "";
   const faces = facesLine(entry);
   const kind = combat ? t("history.combat", { kind: t(`history.kind.${combat}`) }) : "";
@@ -69,7 +106,7 @@ export function renderHistoryEntry(history, entry, { onAgain, onReview, onShare 
     "li",
     {
       class: ["history-entry", `history-entry--${entry.mode}`],
-      dataset: { id: entry.id, system: entry.system, outcome: entry.outcome, seed: entry.seed ?? "", who, luck: luck !== null ? String(luck) : "", combat: combat || "" },
+      dataset: { id: entry.id, system: entry.system, outcome: entry.outcome, seed: entry.seed ?? "", who, luck: luck !== null ? String(luck) : "", combat: combat || "", from: marks ? String(entry.table.from ?? "") : "" },
     },
     h(
       "div",
@@ -80,10 +117,12 @@ export function renderHistoryEntry(history, entry, { onAgain, onReview, onShare 
         h("time", { datetime: entry.time, text: time }),
         h("span", { class: "history-system", text: system ? pick(system.name) : entry.system }),
         kind ? h("span", { class: "history-kind", text: kind }) : null,
-        who ? h("span", { class: "history-who", text: who }) : null,
+        marks ? marks.who : who ? h("span", { class: "history-who", text: who }) : null,
+        marks ? marks.verdict : null,
       ),
       h("p", { class: "history-summary", text: history.summary(entry, { withName: !who && entry.mode !== "oppose" }) }),
       faces ? h("p", { class: "history-faces", text: t("history.faces", { faces }) }) : null,
+      marks?.diff ?? null,
     ),
     h("div", { class: "history-outcome" }, badge, metaLine),
     h("div", { class: "history-buttons" }, again, review, share),

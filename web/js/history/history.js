@@ -8,10 +8,10 @@
 
 import { paramsFit } from "../lib/checks.js";
 import { csvCell } from "../lib/csv.js";
-import { h } from "../lib/dom.js";
-import { lang, pick, t } from "../lib/i18n.js";
+import { h, storageGet, storageSet } from "../lib/dom.js";
+import { lang, onLangChange, pick, t } from "../lib/i18n.js";
 import { summarize } from "../widgets/forms.js";
-import { renderHistoryEntry } from "./history-entry.js";
+import { FILTERS, FILTER_KEY, passes, renderHistoryEntry } from "./history-entry.js";
 import { entryHeadline, sameRoll, whoText } from "../widgets/entry.js";
 import { HISTORY_KEY, HistoryStore } from "./history-store.js";
 import { setAside } from "../lib/storage.js";
@@ -31,6 +31,9 @@ export class History {
     this.onShare = onShare;
     this.listeners = new Set();
     this.shown = PAGE;
+    // « Tout / Moi / Table »: every roll, this device's, or the shared table's (remembered).
+    this.filter = storageGet(FILTER_KEY, "all");
+    this.filterControl = this.buildFilter(list.closest?.(".history-panel")?.querySelector(".history-head"));
     this.store = new HistoryStore();
     // Another tab rolled, placed or cleared: draw what is stored now.
     this.store.onChange(() => {
@@ -44,6 +47,46 @@ export class History {
     return this.store.entries;
   }
 
+  /** The rolls the filter shows, newest first. */
+  get visible() {
+    return this.filter === "all" ? this.entries : this.entries.filter((e) => passes(e, this.filter));
+  }
+
+  /**
+   * The filter as a segmented control (radio buttons: one choice, arrow keys move it), after
+   * the title in `head`; null without a head (no panel on the page).
+   */
+  buildFilter(head) {
+    if (!head) return null;
+    const legend = h("legend", { class: "visually-hidden", text: t("history.filter") });
+    const row = h("div", { class: "segmented-options" });
+    const labels = [];
+    for (const name of FILTERS) {
+      const id = `history-filter-${name}`;
+      const radio = h("input", { type: "radio", name: "history-filter", id, value: name, class: "visually-hidden" });
+      radio.checked = name === this.filter;
+      radio.addEventListener("change", () => radio.checked && this.setFilter(name));
+      const label = h("label", { for: id, text: t(`history.filter.${name}`) });
+      labels.push([label, name]);
+      row.append(radio, label);
+    }
+    const control = h("fieldset", { class: ["segmented", "history-filter"], id: "history-filter" }, legend, row);
+    onLangChange(() => {
+      legend.textContent = t("history.filter");
+      for (const [label, name] of labels) label.textContent = t(`history.filter.${name}`);
+    });
+    head.querySelector(".panel-title")?.after(control);
+    return control;
+  }
+
+  setFilter(name) {
+    if (!FILTERS.includes(name)) return;
+    this.filter = name;
+    storageSet(FILTER_KEY, name);
+    for (const radio of this.filterControl?.querySelectorAll("input") ?? []) radio.checked = radio.value === name;
+    this.shown = PAGE;
+    this.render();
+  }
   notify() {
     for (const listener of this.listeners) listener(this.entries);
   }
@@ -67,6 +110,10 @@ export class History {
     if (!this.store.add(entry)) return false; // one entry per answer, never twice
     if (this.entries.length > this.shown) this.shown += 1; // the same older rolls stay drawn
     this.notify();
+    if (!passes(entry, this.filter)) {
+      this.updateCount(); // kept, not shown under this filter
+      return true;
+    }
     const empty = this.list.querySelector(".history-empty");
     if (empty) empty.remove();
     const item = this.draw(entry);
@@ -111,19 +158,23 @@ export class History {
   }
 
   updateCount() {
-    this.count.textContent = this.entries.length ? t("history.count", { n: this.entries.length }) : "";
+    const total = this.entries.length;
+    const shown = this.filter === "all" ? total : this.visible.length;
+    this.count.textContent = !total ? "" : shown === total ? t("history.count", { n: total }) : t("history.countOf", { n: shown, total });
   }
 
   render() {
     const items = [];
-    for (const entry of this.entries.slice(0, this.shown)) {
+    const visible = this.visible;
+    for (const entry of visible.slice(0, this.shown)) {
       const item = this.draw(entry);
       if (item) items.push(item);
     }
-    if (!this.entries.length) {
-      this.list.replaceChildren(h("li", { class: "history-empty", text: t("history.empty") }));
+    if (!visible.length) {
+      const empty = this.entries.length ? t("history.emptyFilter") : t("history.empty");
+      this.list.replaceChildren(h("li", { class: "history-empty", text: empty }));
     } else {
-      const rest = this.entries.length - this.shown;
+      const rest = visible.length - this.shown;
       if (rest > 0) items.push(this.moreButton(rest));
       this.list.replaceChildren(...items);
     }

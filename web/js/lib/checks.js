@@ -23,6 +23,12 @@ function isWho(who) {
   return isObject(who) && isText(who.name, 200) && optional(who.label, (l) => isText(l, 200)) && optional(who.id, (i) => isText(i, 200));
 }
 
+/** A shared table's marks on a roll of another device: who, the verdict, its dice colour, what differed. */
+function isTableMark(table) {
+  return isObject(table) && isText(table.from, 20) && isText(table.status, 20) && optional(table.colour, (c) => isText(c, 20)) &&
+    optional(table.diff, (d) => Array.isArray(d) && d.length <= 8 && d.every((x) => isText(x, 200)));
+}
+
 /** A value a form field can hold: a scalar, or a short list of numbers (faces, placement). */
 export function isParamValue(value) {
   if (isScalar(value)) return typeof value !== "string" || value.length <= 400;
@@ -73,6 +79,7 @@ export function isHistoryEntry(entry) {
   // Free dice: outcome and margin may be null (a sum), with the answer's kind and headline.
   if (!optional(entry.kind, (k) => isText(k, 20)) || !optional(entry.headline, (n) => typeof n === "number")) return false;
   for (const key of ["who", "actorWho", "opponentWho"]) if (!optional(entry[key], isWho)) return false;
+  if (!optional(entry.table, isTableMark)) return false;
   if (entry.mode === "roll") return isParams(entry.params);
   if (entry.mode === "oppose") return isParams(entry.actor) && isParams(entry.opponent);
   return false;
@@ -345,6 +352,11 @@ function checkExpressions(value) {
   return kept.length === value.length ? good(value) : bad(kept);
 }
 
+/** The history's filter (history-entry.js FILTERS): one of three names, else every roll. */
+function checkHistoryFilter(value) {
+  return ["all", "mine", "table"].includes(value) ? good(value) : bad("all");
+}
+
 /** The check of each localStorage key, by key. */
 export const CHECKS = {
   "pyrules:history": checkHistory,
@@ -356,4 +368,5 @@ export const CHECKS = {
   "pyrules:fight-undo": checkUndo,
   "pyrules:characters": checkCharacterMap,
   "pyrules:expressions": checkExpressions,
+  "pyrules:history-filter": checkHistoryFilter,
 };

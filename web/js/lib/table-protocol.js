@@ -15,10 +15,15 @@
 // size, its shape and its types and rebuilds it from known fields only (no prototype
 // tricks: JSON.parse makes "__proto__" an own key, and such keys are refused anyway).
 
+import { cleanColour } from "./dice-colours.js";
+
 export const PROTOCOL = 1;
 export const MAX_MESSAGE = 64000; // characters of one message (a roll with its answer: ~3 000; a sheet roll more)
 export const MAX_NAME = 40; // characters of a player's name
-export const MAX_PLAYERS = 8;
+// How many players a table seats is the engine's decision (op "seat", pyrules/ops/table.py).
+// This is only a bound on the size of a peers list a device accepts: the host keeps at most
+// MAX_ROSTER players on its roster (the oldest gone ones are forgotten first).
+export const MAX_ROSTER = 32;
 export const WINDOW = 4; // commitments the player keeps ahead of its rolls
 export const MAX_OUTBOX = 200; // rolls made away from the table, sent when it joins again
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -76,8 +81,6 @@ export function cleanName(name, fallback = "?") {
   return text ? Array.from(text).slice(0, MAX_NAME).join("") : fallback;
 }
 
-/** A colour of dice: "#rrggbb" or null. */
-const cleanColor = (v) => (typeof v === "string" && /^#[0-9a-fA-F]{6}$/.test(v) ? v.toLowerCase() : null);
 
 /** A roll request from a peer: one of the roll ops, plain data (the engine checks the rest). */
 function cleanRequest(request) {
@@ -130,22 +133,23 @@ const PLAYER_MESSAGES = {
   hello: (d) => {
     if (d.v !== PROTOCOL || !Array.isArray(d.commits) || d.commits.length !== WINDOW || !d.commits.every((c) => HEX64.test(c))) return null;
     const back = isPlain(d.back) && ID.test(d.back.id) && TOKEN.test(d.back.token) ? { id: d.back.id, token: d.back.token } : null;
-    return { t: "hello", name: cleanName(d.name), color: cleanColor(d.color), commits: d.commits.slice(), back };
+    return { t: "hello", name: cleanName(d.name), colour: cleanColour(d.colour), commits: d.commits.slice(), back };
   },
   roll: (d) => {
     const roll = cleanRoll(d);
     if (!roll) return null;
     // A table roll brings the commitment of the roll WINDOW further on.
     if (roll.n !== undefined && !(typeof d.commit === "string" && HEX64.test(d.commit))) return null;
-    return { t: "roll", ...roll, ...(roll.n !== undefined ? { commit: d.commit } : {}) };
+    // The colour of the player's dice when it rolled (its dice setting): a known id, or none.
+    return { t: "roll", ...roll, colour: cleanColour(d.colour), ...(roll.n !== undefined ? { commit: d.commit } : {}) };
   },
   ping: () => ({ t: "ping" }),
   bye: () => ({ t: "bye" }),
 };
 
 const cleanPeers = (list) =>
-  Array.isArray(list) && list.length <= MAX_PLAYERS + 1
-    ? list.filter((p) => isPlain(p) && (ID.test(p.id) || p.id === "gm")).map((p) => ({ id: p.id, name: cleanName(p.name), color: cleanColor(p.color), connected: p.connected === true }))
+  Array.isArray(list) && list.length <= MAX_ROSTER + 1
+    ? list.filter((p) => isPlain(p) && (ID.test(p.id) || p.id === "gm")).map((p) => ({ id: p.id, name: cleanName(p.name), colour: cleanColour(p.colour), connected: p.connected === true }))
     : null;
 
 const cleanValues = (list) =>
@@ -174,7 +178,7 @@ const HOST_MESSAGES = {
     if (!(ID.test(d.from) || d.from === "gm")) return null;
     const verified = ["yes", "no", "offline", "physical", "host"].includes(d.verified) ? d.verified : null;
     if (!verified) return null;
-    const base = { t: "roll", from: d.from, name: cleanName(d.name), color: cleanColor(d.color), verified, time: typeof d.time === "string" ? d.time.slice(0, 40) : null };
+    const base = { t: "roll", from: d.from, name: cleanName(d.name), colour: cleanColour(d.colour), verified, time: typeof d.time === "string" ? d.time.slice(0, 40) : null };
     if (d.hidden === true) return { ...base, hidden: true, system: typeof d.system === "string" ? d.system.slice(0, 40) : "?" };
     const request = cleanRequest(d.request);
     if (!request || !isPlain(d.answer)) return null;

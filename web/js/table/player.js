@@ -23,10 +23,11 @@ const physicalOf = (answer) => answer?.result?.physical === true || answer?.resu
 
 export class TablePlayer {
   /**
-   * storage: {read(key), write(key, value)}; events: onChange(), onRoll(entry) (a roll of another device), onNotice(info).
+   * storage: {read(key), write(key, value)}; colour(): this device's dice colour (each roll
+   * carries it); events: onChange(), onRoll(entry) (a roll of another device), onNotice(info).
    */
-  constructor({ storage, onChange = () => {}, onRoll = () => {}, onNotice = () => {} }) {
-    Object.assign(this, { storage, onChange, onRoll, onNotice });
+  constructor({ storage, colour = () => null, onChange = () => {}, onRoll = () => {}, onNotice = () => {} }) {
+    Object.assign(this, { storage, colour, onChange, onRoll, onNotice });
     ({ place: this.place, outbox: this.outbox, seq: this.seq } = restore(storage.read));
     this.unacked = new Map(); // k -> a roll sent, not yet acknowledged by the host
     this.peer = null;
@@ -44,7 +45,7 @@ export class TablePlayer {
   }
 
   /** Answer an invite's offer text ("<number>.<offer>"): the answer text for the host. */
-  async answer(inviteText, { name, color = null }) {
+  async answer(inviteText, { name, colour = null }) {
     const match = typeof inviteText === "string" ? inviteText.match(/^(\d{1,4})\.(.+)$/s) : null;
     if (!match) throw new Error("bad-invite");
     this.leave(false);
@@ -57,7 +58,7 @@ export class TablePlayer {
     const commits = await Promise.all(this.unpaired.map(commitment));
     peer.onOpen = () => {
       this.lastSeen = Date.now();
-      peer.send(JSON.stringify({ t: "hello", v: 1, name, color, commits, ...(this.place ? { back: this.place } : {}) }));
+      peer.send(JSON.stringify({ t: "hello", v: 1, name, colour, commits, ...(this.place ? { back: this.place } : {}) }));
     };
     peer.onMessage = (raw) => this.receive(raw);
     peer.onClose = () => this.lost(peer);
@@ -77,7 +78,7 @@ export class TablePlayer {
       this.onChange();
     } else if (m.t === "roll") {
       this.onRoll({
-        from: m.from, name: m.name, color: m.color, system: m.hidden ? m.system : m.request.system, hidden: m.hidden,
+        from: m.from, name: m.name, colour: m.colour, system: m.hidden ? m.system : m.request.system, hidden: m.hidden,
         seed: m.hidden ? null : (m.answer?.result?.seed ?? m.request.seed ?? null), outcome: m.hidden ? null : outcomeOf(m.answer),
         verified: m.verified === "yes", status: m.verified, diff: m.diff ?? [], request: m.request ?? null, answer: m.answer ?? null, time: m.time,
       });
@@ -128,7 +129,7 @@ export class TablePlayer {
       payload.result.margin = (Number(payload.result.margin) || 0) + 1;
       payload.result.outcome = `${payload.result.outcome}*`;
     }
-    const base = { t: "roll", k: this.seq, request: sent, answer: payload, time: new Date().toISOString() };
+    const base = { t: "roll", k: this.seq, request: sent, answer: payload, time: new Date().toISOString(), colour: this.colour() };
     this.seq += 1;
     const seeded = this.issued.get(request.seed);
     let message;
@@ -200,6 +201,6 @@ export class TablePlayer {
   }
 
   peers() {
-    return this.list.map((p) => ({ id: p.id, name: p.name, connected: p.connected }));
+    return this.list.map((p) => ({ id: p.id, name: p.name, colour: p.colour, connected: p.connected }));
   }
 }

@@ -2,17 +2,15 @@
 // reads, the player's answer, the players, and the table's rolls with a « moi / table »
 // filter. Names and everything else from another device go in as text only.
 
-import { h, s } from "../lib/dom.js";
+import { h } from "../lib/dom.js";
 import { formatTime, pick, t } from "../lib/i18n.js";
 import { outcomeInfo } from "../widgets/outcomes.js";
 import { qrSVG } from "../ui/qr.js";
+import { diceDot } from "../widgets/dice-dot.js";
 import { ERROR_KEYS, FILTER_KEYS, STATUS_KEYS } from "./strings.js";
 
 const input = (attrs) => h("input", attrs);
-const COLOR = /^#[0-9a-f]{6}$/;
-
-/** A dot in a player's dice colour (an SVG fill attribute: no inline style under the CSP). */
-const dot = (color) => s("svg", { class: "table-dot", viewBox: "0 0 10 10", "aria-hidden": "true", focusable: "false" }, s("circle", { cx: 5, cy: 5, r: 5, fill: COLOR.test(color ?? "") ? color : "currentColor" }));
+const dot = (colour) => diceDot(colour, "table-dot");
 
 export class TableScreen {
   constructor(root, table) {
@@ -46,7 +44,8 @@ export class TableScreen {
     this.inviteLink = input({ id: "table-invite-link", class: "table-text", type: "text", readonly: true, "aria-label": t("table.inviteHint") });
     this.answerIn = h("textarea", { id: "table-answer-in", class: "table-text", rows: "3", placeholder: t("table.answerPlaceholder"), "aria-label": t("table.answerLabel") });
     this.video = h("video", { class: "table-video", id: "table-video", muted: true, playsinline: true, hidden: true });
-    this.hiddenBox = input({ id: "table-hidden", type: "checkbox", onchange: () => (tb.hidden = this.hiddenBox.checked) });
+    this.hiddenBox = input({ id: "table-hidden", type: "checkbox", onchange: () => tb.setHidden(this.hiddenBox.checked) });
+    this.hostState = h("p", { class: "table-state", id: "table-host-state" });
     this.peerList = h("ul", { class: "table-peers", id: "table-peers" });
     this.hostBlock = h(
       "section",
@@ -63,7 +62,9 @@ export class TableScreen {
       ),
       this.video,
       h("label", { class: "table-check" }, this.hiddenBox, h("span", { text: t("table.hidden") })),
+      this.hostState,
       this.peerList,
+      button("table-close", "table.close", () => tb.closeTable(), "button--small button--danger"),
     );
     this.logList = h("ul", { class: "table-log", id: "table-log" });
     const filters = ["all", "mine", "table"].map((name) =>
@@ -85,7 +86,7 @@ export class TableScreen {
     this.built = true;
     // Drawn again (the language changed): what was shown stays shown.
     this.hiddenBox.checked = tb.hidden;
-    if (this.invite) this.showInvite(this.invite);
+    if (this.invite) this.showInvite(this.invite, this.inviteQRCode);
     if (this.answer) this.showAnswer(this.answer);
   }
 
@@ -117,20 +118,24 @@ export class TableScreen {
     this.noticeLine.textContent = text;
   }
 
-  /** The QR code of text in box (the last asked wins: two draws never show two codes). */
-  async drawQR(box, text) {
+  /**
+   * The QR code of text in box (the last asked wins: two draws never show two codes); `code`:
+   * the engine's QR code of text when the answer that made text carried it already.
+   */
+  async drawQR(box, text, code = null) {
     box.dataset.text = text;
-    const answer = await this.table.call({ op: "qr", text });
+    const answer = code ? { ok: true, result: code } : await this.table.call({ op: "qr", text });
     if (box.dataset.text !== text) return;
     box.replaceChildren(...(answer?.ok ? [qrSVG(answer.result.rows, text)] : []));
   }
 
-  showInvite(link) {
+  showInvite(link, code = null) {
     this.invite = link;
+    this.inviteQRCode = code;
     this.draw();
     this.inviteLink.value = link;
     this.root.querySelector("#table-invite").hidden = false;
-    return this.drawQR(this.inviteQR, link);
+    return this.drawQR(this.inviteQR, link, code);
   }
 
   showAnswer(text) {
@@ -176,9 +181,14 @@ export class TableScreen {
     this.playerState.textContent = !player ? "" : player.connected ? t("table.connected", { id: player.place?.id ?? "?" }) : player.place && player.peer ? t("table.lost") : t("table.waiting");
     this.playerState.dataset.state = player?.connected ? "connected" : "waiting";
     const peers = tb.host ? tb.host.peers() : (player?.list ?? []);
+    // After a reload: the table is back, the players gone until each is invited again.
+    const restored = Boolean(tb.host?.restored && peers.some((p) => !p.connected));
+    this.hostState.textContent = restored ? t("table.restoredState") : "";
+    this.hostState.hidden = !restored;
+    this.root.querySelector("#table-close").hidden = !tb.host;
     this.peerList.replaceChildren(
       ...(peers.length
-        ? peers.map((p) => h("li", { class: "table-peer", "data-id": p.id, "data-connected": String(p.connected) }, dot(p.color), h("strong", { text: p.name }), " ", h("span", { class: "table-peer-state", text: p.connected ? t("table.here") : t("table.gone") })))
+        ? peers.map((p) => h("li", { class: "table-peer", "data-id": p.id, "data-connected": String(p.connected) }, dot(p.colour), h("strong", { text: p.name }), " ", h("span", { class: "table-peer-state", text: p.connected ? t("table.here") : t("table.gone") })))
         : [h("li", { class: "table-empty", text: t("table.noPlayers") })]),
     );
     this.drawLog();
@@ -202,7 +212,7 @@ export class TableScreen {
     return h(
       "li",
       { class: "table-roll", "data-from": e.from, "data-status": status, "data-hidden": String(Boolean(e.hidden)) },
-      dot(e.color),
+      dot(e.colour),
       h("span", { class: "table-who", text: who }),
       " ",
       h("span", { class: "table-system", text: (system && pick(system.name)) || e.system || "" }),

@@ -11,10 +11,13 @@
 // window.pyrules.debug.{tamperNextTableRoll, tableSend} (README, « La table partagée »).
 
 import { storageGet, storageSet } from "../lib/dom.js";
+import { cleanColour } from "../lib/dice-colours.js";
+import { prefs } from "../ui/dice-settings.js";
 import { onLangChange, t } from "../lib/i18n.js";
 import { pipelineEntry } from "../widgets/pipeline.js";
 import { inviteLink, inviteOffer } from "../lib/table-protocol.js";
 import { TableHost } from "./host.js";
+import { HOST_KEY, hostState, readHostState } from "./host-store.js";
 import { TablePlayer } from "./player.js";
 import { QrReader } from "./reader.js";
 import { TableScreen } from "./screen.js";
@@ -59,6 +62,16 @@ export class Table {
       this.screen.draw();
     });
     this.install(hooks);
+    // The GM's page reloaded with a table: it comes back, every player gone until re-invited.
+    const kept = readHostState(this.storage.read(HOST_KEY));
+    if (kept) {
+      this.received = kept.received;
+      this.mine = kept.mine;
+      this.hidden = kept.hidden;
+      this.makeHost(kept.roster);
+      this.screen.notice(t("table.restored", { n: this.host.players.size }));
+      this.screen.draw();
+    }
   }
 
   /** A page opened from an invite link (or the link pasted into this tab): show « Rejoindre ». */
@@ -73,55 +86,93 @@ export class Table {
 
   // ----------------------------------------------------------------- roles
 
+  /** This device hosts a table: a new one, or the one a reload kept (roster). */
+  makeHost(roster = null) {
+    this.host = new TableHost({
+      call: this.call,
+      name: t("table.gm"),
+      colour: () => prefs.colour,
+      roster,
+      onChange: () => {
+        this.save();
+        this.screen.draw();
+      },
+      onRoll: (entry) => this.arrived(entry),
+      onNotice: (info) => {
+        this.screen.notice(info.kind === "junk" ? t("table.junk", { from: info.from, error: info.error }) : info.error);
+        this.screen.noticeLine.dataset.junk = String(this.host.junk); // messages set aside so far
+      },
+    });
+  }
+
+  /** What the GM's device keeps of its table (host-store.js), after every change. */
+  save() {
+    if (this.host) this.storage.write(HOST_KEY, hostState({ roster: this.host.roster(), received: this.received, mine: this.mine, hidden: this.hidden }));
+  }
+
+  setHidden(hidden) {
+    this.hidden = hidden;
+    this.save();
+  }
+
+  /** « Fermer la table »: every link closed, the table forgotten (the history keeps the rolls). */
+  closeTable() {
+    if (!this.host) return;
+    this.host.close();
+    this.host = null;
+    this.received = [];
+    this.mine = [];
+    this.storage.write(HOST_KEY, null);
+    this.screen.invite = null;
+    this.screen.built = false;
+    this.screen.notice(t("table.closed"));
+    this.screen.draw();
+  }
+
   async startHost() {
-    if (!this.host) {
-      this.host = new TableHost({
-        call: this.call,
-        name: t("table.gm"),
-        onChange: () => this.screen.draw(),
-        onRoll: (entry) => this.arrived(entry),
-        onNotice: (info) => {
-          this.screen.notice(info.kind === "junk" ? t("table.junk", { from: info.from, error: info.error }) : info.error);
-          this.screen.noticeLine.dataset.junk = String(this.host.junk); // messages set aside so far
-        },
-      });
+    canTable();
+    if (!this.host) this.makeHost();
+    const made = await this.host.invite((text) => inviteLink(location.href, text));
+    if (made.error) {
+      this.screen.notice(made.message); // the engine's words: the table is full
+      return { error: made.error, message: made.message };
     }
-    const { text } = await this.host.invite();
-    const link = inviteLink(location.href, text);
-    this.screen.showInvite(link);
-    return { link };
+    this.screen.showInvite(made.link, made.qr);
+    return { link: made.link };
   }
 
   async accept(text) {
     if (!this.host) return { ok: false, error: "no-invite" };
     const result = await this.host.accept(text);
-    if (!result.ok) this.screen.notice(t(ERROR_KEYS[result.error] ?? "table.error.bad-answer"));
+    if (!result.ok) this.screen.notice(result.message ?? t(ERROR_KEYS[result.error] ?? "table.error.bad-answer"));
     else this.screen.notice(t("table.joined", { name: this.host.players.get(result.id)?.name ?? result.id }));
     this.screen.draw();
-    return result.ok ? { ok: true } : { ok: false, error: result.error };
+    return result.ok ? { ok: true } : { ok: false, error: result.error, ...(result.message ? { message: result.message } : {}) };
   }
 
   async answer(name = this.screen.name()) {
     if (!this.offer) throw new Error("bad-invite");
+    canTable();
     this.player ??= new TablePlayer({
       storage: this.storage,
+      colour: () => cleanColour(prefs.colour),
       onChange: () => this.screen.draw(),
       onRoll: (entry) => this.arrived(entry),
       onNotice: (info) => this.screen.notice(t("table.junk", { from: info.from, error: info.error })),
     });
-    const text = await this.player.answer(this.offer, { name: name || t("table.defaultName") });
+    const text = await this.player.answer(this.offer, { name: name || t("table.defaultName"), colour: cleanColour(prefs.colour) });
     this.offer = null; // single use
     this.screen.showAnswer(text);
     return text;
   }
 
   peers() {
-    if (this.host) return this.host.peers().map(({ id, name, connected }) => ({ id, name, connected }));
+    if (this.host) return this.host.peers().map(({ id, name, colour, connected }) => ({ id, name, colour, connected }));
     return this.player ? this.player.peers() : [];
   }
 
   log() {
-    return this.received.map(({ from, name, system, seed, outcome, verified, status, hidden, diff }) => ({ from, name, system, seed, outcome, verified, status, hidden, diff }));
+    return this.received.map(({ from, name, colour, system, seed, outcome, verified, status, hidden, diff }) => ({ from, name, colour, system, seed, outcome, verified, status, hidden, diff }));
   }
 
   // ----------------------------------------------------------------- rolls
@@ -150,7 +201,7 @@ export class Table {
     const table = this.player?.issued.has(request.seed);
     if (!mine && !table && !physical) return; // a replay, a placement: not a new roll
     this.issued.delete(request.seed);
-    const entry = { from: "me", time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: answer.result?.outcome ?? answer.result?.winner ?? null, hidden };
+    const entry = { from: "me", colour: cleanColour(prefs.colour), time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: answer.result?.outcome ?? answer.result?.winner ?? null, hidden };
     if (this.host) {
       this.host.shareOwn({ request, answer, hidden });
       entry.status = physical ? "physical" : "host";
@@ -159,6 +210,7 @@ export class Table {
       if (entry.status === "none") return;
     } else return;
     this.mine = [...this.mine, entry].slice(-MAX_LOG);
+    this.save();
     this.screen.draw();
   }
 
@@ -167,11 +219,13 @@ export class Table {
     this.received = [...this.received, entry].slice(-MAX_LOG);
     if (!entry.hidden && entry.request && entry.answer?.ok) {
       const who = { id: entry.from, name: entry.name };
-      const table = { from: entry.from, status: entry.status };
+      // What the history shows of it: who (in its dice colour), the verdict and what differed.
+      const table = { from: entry.from, status: entry.status, ...(entry.colour ? { colour: entry.colour } : {}), ...(entry.diff?.length ? { diff: entry.diff } : {}) };
       this.pipeline
         .show(entry.answer, who, { request: entry.request, hidden: true, source: "table", origin: "table", entry: (request, answer) => ({ ...pipelineEntry(request, answer.result, who), table }) })
         .catch((error) => console.error(error));
     }
+    this.save();
     this.screen.draw();
   }
 
@@ -186,6 +240,7 @@ export class Table {
       log: () => this.log(),
       mine: () => this.mine.map(({ system, seed, outcome, status, hidden }) => ({ system, seed, outcome, status, hidden })),
       leave: () => this.player?.leave(),
+      close: () => this.closeTable(),
     };
     Object.assign(hooks.debug, {
       tamperNextTableRoll: () => {
@@ -195,6 +250,16 @@ export class Table {
       tableCut: () => this.player?.peer?.close(), // the link breaks, as when the Wi-Fi drops
     });
   }
+}
+
+/**
+ * Whether this page can sit at a table: WebRTC, and the hash of the fair-dice exchange
+ * (crypto.subtle, which browsers give to secure pages only: https, or localhost). Throws the
+ * error the screen names ("webrtc", "insecure") instead of failing half-way.
+ */
+function canTable() {
+  if (typeof RTCPeerConnection !== "function") throw new Error("webrtc");
+  if (!globalThis.isSecureContext || !globalThis.crypto?.subtle) throw new Error("insecure");
 }
 
 /**

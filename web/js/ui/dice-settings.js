@@ -7,21 +7,15 @@
 
 import { h, storageGet, storageSet } from "../lib/dom.js";
 import { onLangChange, t } from "../lib/i18n.js";
+import { DICE_COLOURS } from "../lib/dice-colours.js";
 import "./strings.js";
 
 const PREFS_KEY = "pyrules:dice";
 const MODES = ["3d", "2d", "none"];
 export const SIZES = ["small", "medium", "large"];
 
-/** The colours a player may give this device's dice: body and ink (numerals, pips). */
-export const DICE_COLOURS = {
-  ivory: { body: "#f4efe2", ink: "#1b2133" },
-  red: { body: "#b3261e", ink: "#ffffff" },
-  blue: { body: "#1f5fbf", ink: "#ffffff" },
-  green: { body: "#1e7a46", ink: "#ffffff" },
-  purple: { body: "#6a3fb0", ink: "#ffffff" },
-  black: { body: "#202024", ink: "#f4efe2" },
-};
+/** The colours a player may give this device's dice (lib/dice-colours.js). */
+export { DICE_COLOURS };
 
 export const DEFAULTS = Object.freeze({ mode: "3d", sound: false, colour: "ivory", size: "medium", awake: true });
 
