@@ -284,7 +284,10 @@ def report(rows: dict[str, dict[str, list[Any]]], sites: list[str], rounds: int,
 
 
 #: The worker's steps (worker.js `timings`), in boot order.
-STEPS = ("script", "version", "pyodideModule", "snapshotRead", "loadPyodide", "ready")
+STEPS = (
+    "script", "pyodideModule", "stdlibLoaded", "snapshotRead", "wasmLoaded", "loadPyodide",
+    "ready",
+)
 
 
 def steps_report(rows: dict[str, dict[str, list[Any]]], sites: list[str]) -> str:
@@ -293,7 +296,9 @@ def steps_report(rows: dict[str, dict[str, list[Any]]], sites: list[str]) -> str
         "",
         "Where the time went: the worker's own steps, ms from navigation start (medians):"
         " `script` the worker runs, `snapshotRead` the snapshot is in memory (fetched and"
-        " gunzipped, or read raw from the cache), `loadPyodide` the runtime is up with the"
+        " gunzipped, or read raw from the cache), `stdlibLoaded` and `wasmLoaded` the last"
+        " byte of the standard library and of the wasm in (the wasm compiles while it"
+        " downloads), `loadPyodide` the runtime is up with the"
         " heap restored, `ready` the engine answered its version; `source` where the snapshot"
         " came from.",
         "",
