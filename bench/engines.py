@@ -1,7 +1,11 @@
 """The app's start against a bare loadPyodide() page, in Chromium, Firefox and WebKitGTK:
 
     python bench/engines.py [--engines chromium,firefox,webkit] [--rounds N] [--no-build]
-                            [--dist DIR] [--before DIR] [--hogs N] [--shaped N]
+                            [--dist DIR] [--before DIR] [--hogs N[,N...]] [--shaped N]
+
+The README's figures, quiet and then beside two CPU hogs, in one command:
+
+    python bench/engines.py --hogs 0,2 --shaped 2
 
 One server holds the built site (app/), a bare page that only awaits loadPyodide() from the
 app's own runtime (bare/, bench/boot.py's page) and, with --before, another build of the site
@@ -18,10 +22,12 @@ Every time is read inside the page (performance marks, from navigation start). C
 driven by Playwright (Debian's chromium, never a downloaded one); Firefox ESR and WebKitGTK by
 the WebDriver set-up of tests/engines/ (BiDi for Firefox, WebKitWebDriver under an Xvfb of
 its own for WebKit). With --hogs N, N busy-looping processes run during the measures (a busy
-machine). With --shaped N, N rounds of Chromium first visits through bench/shaped.py's link
-come first (the bare page and each site, no service worker). Prints a Markdown table:
-medians (min-max) and the median of the per-round ratios to the bare page of the same round
-and engine, against the goals of issue 25. Nothing is asserted.
+machine); --hogs 0,2 runs every round once quiet, then again beside two hogs. With --shaped N,
+N rounds of Chromium first visits through bench/shaped.py's link come first (the bare page
+and each site, no service worker). Prints, for each hog count, a Markdown table: medians
+(min-max) and the median of the per-round ratios to the bare page of the same round and
+engine, against the goals of issue 25; then where the time went: the median of the worker's
+own step timings (ms from navigation start) per engine, site and visit. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -277,6 +283,47 @@ def report(rows: dict[str, dict[str, list[Any]]], sites: list[str], rounds: int,
     return "\n".join(lines)
 
 
+#: The worker's steps (worker.js `timings`), in boot order.
+STEPS = (
+    "script", "pyodideModule", "stdlibLoaded", "snapshotRead", "wasmLoaded", "loadPyodide",
+    "ready",
+)
+
+
+def steps_report(rows: dict[str, dict[str, list[Any]]], sites: list[str]) -> str:
+    """Median of each worker step (ms from navigation start), per engine, site and visit."""
+    lines = [
+        "",
+        "Where the time went: the worker's own steps, ms from navigation start (medians):"
+        " `script` the worker runs, `snapshotRead` the snapshot is in memory (fetched and"
+        " gunzipped, or read raw from the cache), `stdlibLoaded` and `wasmLoaded` the last"
+        " byte of the standard library and of the wasm in (the wasm compiles while it"
+        " downloads), `loadPyodide` the runtime is up with the"
+        " heap restored, `ready` the engine answered its version; `source` where the snapshot"
+        " came from.",
+        "",
+        "| engine | site | visit | " + " | ".join(STEPS) + " | source |",
+        "|---|---|---|" + "---|" * len(STEPS) + "---|",
+    ]
+    for name, data in rows.items():
+        for site in sites:
+            for index, visit in enumerate(("first", "later")):
+                marks = [
+                    v["paths"][index] for v in data[site]
+                    if v.get("paths") and v["paths"][index]
+                ]
+                cells = []
+                for step in STEPS:
+                    values = [m[2][step] for m in marks if step in (m[2] or {})]
+                    cells.append(f"{statistics.median(values):,.0f}" if values else "–")
+                sources = sorted({f"{m[0]}/{m[1]}" if m[1] else m[0] for m in marks})
+                lines.append(
+                    f"| {name} | {site} | {visit} | " + " | ".join(cells)
+                    + f" | {', '.join(sources) or '–'} |"
+                )
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--engines", default="chromium,firefox,webkit")
@@ -284,52 +331,72 @@ def main() -> int:
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--dist", type=Path, default=build.DIST, help="the site to measure")
     parser.add_argument("--before", type=Path, help="another build of the site to compare")
-    parser.add_argument("--hogs", type=int, default=0, help="busy-looping processes meanwhile")
+    parser.add_argument(
+        "--hogs", default="0",
+        help="busy-looping processes meanwhile; a list (0,2) runs every round for each count",
+    )
     parser.add_argument("--shaped", type=int, default=0, help="rounds over the shaped link")
     args = parser.parse_args()
     names = [n.strip() for n in args.engines.split(",") if n.strip()]
+    hog_counts = [int(n) for n in str(args.hogs).split(",") if n.strip()]
     if not args.no_build:
         build.build(args.dist)
     sites = ["app"] + (["before"] if args.before else [])
+    with tempfile.TemporaryDirectory(prefix="pyrules-engines-") as tmp:
+        root = Path(tmp) / "site"
+        root.mkdir()
+        (root / "app").symlink_to(args.dist.resolve(), target_is_directory=True)
+        if args.before:
+            (root / "before").symlink_to(args.before.resolve(), target_is_directory=True)
+        (root / "bare").mkdir()
+        (root / "bare" / "index.html").write_text(boot.BARE_PAGE, encoding="utf-8")
+        (root / "bare" / "bare.js").write_text(boot.BARE_SCRIPT, encoding="utf-8")
+        shaped_lines = shaped_rounds(root, sites, args.shaped) if args.shaped else []
+        for count in hog_counts:
+            profiles = Path(tmp) / f"hogs-{count}"  # (each run its own fresh profiles)
+            profiles.mkdir(exist_ok=True)
+            rows = measure(root, profiles, names, sites, args.rounds, count)
+            title = f"beside {count} CPU hog(s)" if count else "quiet (no hog)"
+            print(f"\n### {title}\n")
+            print(report(rows, sites, args.rounds, count))
+            print(steps_report(rows, sites), flush=True)
+    print("\n".join(shaped_lines))
+    return 0
+
+
+def measure(
+    root: Path, tmp: Path, names: list[str], sites: list[str], rounds: int, hogs: int
+) -> dict[str, dict[str, list[Any]]]:
+    """`rounds` interleaved rounds of every engine (bare page, then each site), with `hogs`
+    busy-looping processes running meanwhile."""
     rows: dict[str, dict[str, list[Any]]] = {
         n: {"bare": [], **{s: [] for s in sites}} for n in names
     }
-    hogs = [multiprocessing.Process(target=hog, daemon=True) for _ in range(args.hogs)]
-    for process in hogs:
+    processes = [multiprocessing.Process(target=hog, daemon=True) for _ in range(hogs)]
+    for process in processes:
         process.start()
     try:
-        with tempfile.TemporaryDirectory(prefix="pyrules-engines-") as tmp:
-            root = Path(tmp) / "site"
-            root.mkdir()
-            (root / "app").symlink_to(args.dist.resolve(), target_is_directory=True)
-            if args.before:
-                (root / "before").symlink_to(args.before.resolve(), target_is_directory=True)
-            (root / "bare").mkdir()
-            (root / "bare" / "index.html").write_text(boot.BARE_PAGE, encoding="utf-8")
-            (root / "bare" / "bare.js").write_text(boot.BARE_SCRIPT, encoding="utf-8")
-            shaped_lines = shaped_rounds(root, sites, args.shaped) if args.shaped else []
-            with build.serving(root) as base, engines(names, Path(tmp)) as make:
-                for i in range(args.rounds):
-                    for name in names:
-                        started = time.perf_counter()
-                        rows[name]["bare"].append(bare(make, name, base))
-                        # The sites take turns right after the bare page (a browser that just
-                        # quit may still be busy): every other round in the other order.
-                        for site in sites if i % 2 == 0 else sites[::-1]:
-                            rows[name][site].append(app(make, name, base + site + "/"))
-                        print(
-                            f"round {i + 1} {name}: bare {rows[name]['bare'][-1]:.0f} ms, "
-                            + ", ".join(f"{s} {rows[name][s][-1]}" for s in sites)
-                            + f" [{time.perf_counter() - started:.0f} s,"
-                            f" load {os.getloadavg()[0]:.1f}]",
-                            file=sys.stderr, flush=True,
-                        )
+        with build.serving(root) as base, engines(names, tmp) as make:
+            for i in range(rounds):
+                for name in names:
+                    started = time.perf_counter()
+                    rows[name]["bare"].append(bare(make, name, base))
+                    # The sites take turns right after the bare page (a browser that just
+                    # quit may still be busy): every other round in the other order.
+                    for site in sites if i % 2 == 0 else sites[::-1]:
+                        rows[name][site].append(app(make, name, base + site + "/"))
+                    print(
+                        f"[{hogs} hog(s)] round {i + 1} {name}: bare"
+                        f" {rows[name]['bare'][-1]:.0f} ms, "
+                        + ", ".join(f"{s} {rows[name][s][-1]}" for s in sites)
+                        + f" [{time.perf_counter() - started:.0f} s,"
+                        f" load {os.getloadavg()[0]:.1f}]",
+                        file=sys.stderr, flush=True,
+                    )
     finally:
-        for process in hogs:
+        for process in processes:
             process.terminate()
-    print(report(rows, sites, args.rounds, args.hogs))
-    print("\n".join(shaped_lines))
-    return 0
+    return rows
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
 """Bundling with esbuild (npm, pinned in package-lock.json), run by the build.
 
 - The browser libraries of dist/vendor/ (VENDOR_BUNDLES): three.js and cannon-es, each one
-  minified ES module with the exports of the npm package, instead of the unminified files.
+  minified ES module with only the exports that web/js takes from it (vendor_exports; all of
+  them when a module uses the library whole), instead of the unminified files. jsQR
+  (VENDOR_MINIFIED) is minified as it is (a UMD script, not bundled).
+- The page's own modules and stylesheets (web/js, web/css), minified one by one
+  (minify_web): same files, same imports and exports, names kept (--keep-names).
 - The engine worker (WORKER_ENTRY): web/js/engine/worker.js and what it imports, one file,
   so a starting worker asks for no second script before the runtime and the snapshot.
 
@@ -11,11 +15,13 @@ No output may hold eval or new Function (the page's CSP forbids them): the build
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
-from .config import ROOT, VENDOR_BUNDLES, BuildError, log, run
+from .config import CACHE, ROOT, VENDOR_BUNDLES, WEB, BuildError, log, run
 
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 #: The worker's entry module (web/) and where its bundle goes in dist/.
@@ -58,8 +64,6 @@ def esbuild(args: list[str], stdin: str | None = None) -> bytes:
 
 def _cached(key_parts: list[bytes], make: object) -> bytes:
     """A bundle, cached in .cache/bundles/ by its inputs (esbuild's version, the sources)."""
-    from .config import CACHE
-
     total = hashlib.sha256()
     for part in key_parts:
         total.update(hashlib.sha256(part).digest())
@@ -80,21 +84,113 @@ def _esbuild_id() -> bytes:
     return package.read_bytes() if package.is_file() else b""
 
 
-def vendor_bundle(package: str) -> bytes:
-    """`export * from "<package>"`, bundled and minified (one file, no import left)."""
+_NAMESPACE = re.compile(r"""import\s*\*\s*as\s+([\w$]+)\s+from\s*["']([^"']+)["']""")
+_NAMED = re.compile(r"""import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']""")
+_OTHER = re.compile(
+    r"""(?:import\s*\(\s*"""  # a dynamic import
+    r"""|import\s+[\w$]+\s*(?:,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+)\s*)?from\s*"""  # a default
+    r"""|export\s*(?:\*\s*(?:as\s+[\w$]+\s*)?|\{[^}]*\}\s*)from\s*)["']([^"']+)["']"""  # re-export
+)
+
+
+def vendor_exports(rel: str, web: Path = WEB) -> list[str] | None:
+    """The names that web/'s modules take from dist `rel` (a vendor bundle), sorted: from
+    `import * as NS` (every `NS.name` used in that module) and `import {a, b as c}`. None
+    when a module takes it whole (a dynamic import, a default import, a re-export, or the
+    namespace used other than as `NS.name`): the bundle then keeps every export."""
+    target = (web / rel).resolve()
+    names: set[str] = set()
+    for path in sorted((web / "js").rglob("*.js")):
+        text = path.read_text(encoding="utf-8")
+
+        def here(spec: str, path: Path = path) -> bool:
+            return spec.startswith(".") and (path.parent / spec).resolve() == target
+
+        for match in _NAMESPACE.finditer(text):
+            if not here(match.group(2)):
+                continue
+            ns = re.escape(match.group(1))
+            rest = text[: match.start()] + text[match.end() :]
+            names.update(re.findall(rf"(?<![\w$.]){ns}\s*\.\s*([\w$]+)", rest))
+            if re.search(rf"(?<![\w$.]){ns}(?![\w$])(?!\s*\.\s*[\w$])", rest):
+                return None  # the namespace itself is passed around
+        for match in _NAMED.finditer(text):
+            if here(match.group(2)):
+                for item in match.group(1).split(","):
+                    if item.strip():
+                        names.add(item.split(" as ")[0].strip())
+        if any(here(m.group(1)) for m in _OTHER.finditer(text)):
+            return None
+    return sorted(names)
+
+
+def vendor_bundle(package: str, exports: list[str] | None = None) -> bytes:
+    """The package's `exports` (all of them when None), bundled and minified (one file, no
+    import left)."""
     ensure_esbuild()
     folder = ROOT / "node_modules" / package
     sources = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in (".js", ".json"))
-    key = [_esbuild_id(), package.encode(), *(p.read_bytes() for p in sources)]
-    entry = f'export * from "{package}";\n'
+    if exports is None:
+        entry = f'export * from "{package}";\n'
+    else:
+        entry = f'export {{ {", ".join(exports)} }} from "{package}";\n'
+    key = [_esbuild_id(), package.encode(), entry.encode(), *(p.read_bytes() for p in sources)]
     args = ["--bundle", "--minify", "--format=esm", "--legal-comments=none", "--target=es2020"]
     args += [f"--sourcefile={package}-entry.js"]  # resolved from ROOT (the cwd)
     return _cached(key, lambda: esbuild(args, stdin=entry))
 
 
 def vendor_bundles() -> dict[str, bytes]:
-    """dist path -> bundle, for each entry of VENDOR_BUNDLES."""
-    return {rel: vendor_bundle(package) for rel, package in VENDOR_BUNDLES.items()}
+    """dist path -> bundle, for each entry of VENDOR_BUNDLES (only what web/js takes)."""
+    return {
+        rel: vendor_bundle(package, vendor_exports(rel)) for rel, package in VENDOR_BUNDLES.items()
+    }
+
+
+def minify_file(source: Path) -> bytes:
+    """One script minified as it is (not bundled: a UMD script stays one), cached."""
+    ensure_esbuild()
+    key = [_esbuild_id(), b"minify-file", source.read_bytes()]
+    args = [str(source), "--minify", "--legal-comments=none", "--charset=utf8"]
+    return _cached(key, lambda: esbuild(args))
+
+
+def minify_web(files: dict[str, Path]) -> dict[str, bytes]:
+    """dist path -> minified content, for the .js and .css files of `files` (web/'s), each
+    minified on its own by one esbuild run: same file, same imports and exports, names kept
+    (`--keep-names`), no syntax lowered, UTF-8 kept. Cached per file in .cache/minified/."""
+    ensure_esbuild()
+    picked = {rel: path for rel, path in files.items() if path.suffix in (".js", ".css")}
+    folder = CACHE / "minified"
+    tag = hashlib.sha256(_esbuild_id() + b"minify-web 1").hexdigest()[:8]
+
+    def cache_path(path: Path) -> Path:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:32]
+        return folder / f"{tag}-{digest}{path.suffix}"
+
+    missing = {rel: path for rel, path in picked.items() if not cache_path(path).is_file()}
+    if missing:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="pyrules-minify-") as tmp:
+            staged = Path(tmp) / "in"
+            for rel, path in missing.items():
+                (staged / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, staged / rel)
+            args = [
+                *(str(staged / rel) for rel in missing),
+                "--minify", "--keep-names", "--legal-comments=none", "--charset=utf8",
+                f"--outbase={staged}", f"--outdir={Path(tmp) / 'out'}",
+            ]
+            esbuild(args)
+            for rel, path in missing.items():
+                data = (Path(tmp) / "out" / rel).read_bytes()
+                for word in FORBIDDEN:
+                    if word in data:
+                        raise BuildError(f"minified {rel} holds {word.decode()!r}: CSP forbids it")
+                target = cache_path(path)
+                target.with_suffix(".tmp").write_bytes(data)
+                target.with_suffix(".tmp").replace(target)
+    return {rel: cache_path(path).read_bytes() for rel, path in picked.items()}
 
 
 def worker_bundle(entry: Path = WORKER_ENTRY) -> bytes:

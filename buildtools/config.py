@@ -28,6 +28,21 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 
+#: Modules of Pyodide's python_stdlib.zip that the site leaves out (dist/pyodide/ holds the
+#: zip without them; the build's snapshot is made from that very zip, whose directory Python
+#: keeps in the heap). Neither the engine, its wheels (lark, icepool, segno), micropip nor
+#: Pyodide's own modules import them, except for interactive or debugging use (the REPL,
+#: pdb, doctest, help(), profilers) or for what a browser worker cannot do (processes,
+#: sockets for mail and FTP, servers, SQLite, which Pyodide ships apart). About 0.5 MB of
+#: the offline copy. A prefix ending with "/" drops a package.
+STDLIB_DROPPED = (
+    "_pyrepl/", "pdb.py", "doctest.py", "pydoc.py", "unittest/", "xmlrpc/", "wsgiref/",
+    "imaplib.py", "smtplib.py", "poplib.py", "ftplib.py", "mailbox.py", "multiprocessing/",
+    "sqlite3/", "trace.py", "profile.py", "cProfile.py", "pstats.py", "timeit.py",
+    "tabnanny.py", "zipapp.py", "pickletools.py", "_pyio.py", "http/server.py",
+    "antigravity.py", "this.py",
+)
+
 #: Browser libraries vendored from npm (pinned in package-lock.json) into dist/vendor/: the 3D
 #: dice (three.js draws, cannon-es throws). Loaded by web/js/stage/dice3d.js with a dynamic import
 #: once the engine is ready. Each is bundled and minified by esbuild (buildtools/bundle.py) from
@@ -40,8 +55,11 @@ VENDOR_BUNDLES = {
 VENDOR_FILES = {
     "vendor/three.LICENSE.txt": "three/LICENSE",
     "vendor/cannon-es.LICENSE.txt": "cannon-es/LICENSE",
-    "vendor/jsQR.js": "jsqr/dist/jsQR.js",  # the host's QR reader where BarcodeDetector lacks
     "vendor/jsQR.LICENSE.txt": "jsqr/LICENSE",
+}
+#: Scripts minified as they are (esbuild, not bundled) from node_modules: dist name -> path.
+VENDOR_MINIFIED = {
+    "vendor/jsQR.js": "jsqr/dist/jsQR.js",  # the host's QR reader where BarcodeDetector lacks
 }
 
 MICROPIP_VERSION = "0.11.1"

@@ -7,6 +7,7 @@ import hashlib
 import json
 import shutil
 import sys
+import zipfile
 from pathlib import Path
 
 from .config import (
@@ -16,6 +17,7 @@ from .config import (
     MICROPIP_WHEEL,
     NODE_PYODIDE,
     PYODIDE_FILES,
+    STDLIB_DROPPED,
     BuildError,
     log,
     pyodide_version,
@@ -45,6 +47,46 @@ def ensure_pyodide() -> Path:
         if have != wanted:
             raise BuildError(f"npm ci left pyodide {have}, want {wanted}")
     return NODE_PYODIDE
+
+
+def site_pyodide(pyodide_dir: Path) -> Path:
+    """The runtime the site serves (dist/pyodide/) and the snapshot is made from: Pyodide's
+    PYODIDE_FILES from `pyodide_dir`, but python_stdlib.zip without the modules of
+    STDLIB_DROPPED and pyodide-lock.json without its package list (the site loads none of
+    Pyodide's packages: micropip and the wheels come by URL; `info`, which loadPyodide
+    checks, is kept). Made once into .cache/pyodide-site/<key>/, keyed by the inputs."""
+    total = hashlib.sha256(b"site-pyodide 1\n" + "\n".join(STDLIB_DROPPED).encode())
+    for name in PYODIDE_FILES:
+        total.update(f"{name}\0{(pyodide_dir / name).stat().st_size}\0".encode())
+        total.update(hashlib.sha256((pyodide_dir / name).read_bytes()).digest())
+    folder = CACHE / "pyodide-site" / total.hexdigest()[:24]
+    if all((folder / name).is_file() for name in PYODIDE_FILES):
+        return folder
+    shutil.rmtree(folder.parent, ignore_errors=True)  # (older keys go)
+    work = folder.with_name(folder.name + ".tmp")
+    work.mkdir(parents=True)
+    for name in PYODIDE_FILES:
+        if name not in ("python_stdlib.zip", "pyodide-lock.json"):
+            shutil.copyfile(pyodide_dir / name, work / name)
+    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))
+    lock["packages"] = {}
+    (work / "pyodide-lock.json").write_text(json.dumps(lock, indent=1) + "\n", encoding="utf-8")
+    with (
+        zipfile.ZipFile(pyodide_dir / "python_stdlib.zip") as source,
+        zipfile.ZipFile(work / "python_stdlib.zip", "w") as target,
+    ):
+        kept = [i for i in source.infolist() if not i.filename.startswith(STDLIB_DROPPED)]
+        for info in kept:
+            data = source.read(info.filename)
+            entry = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+            entry.external_attr = info.external_attr
+            target.writestr(entry, data, zipfile.ZIP_DEFLATED, compresslevel=9)
+        log(
+            f"python_stdlib.zip: {len(source.infolist()) - len(kept)} of"
+            f" {len(source.infolist())} files left out (STDLIB_DROPPED)"
+        )
+    work.rename(folder)
+    return folder
 
 
 def ensure_pypi_wheel(name: str, version: str, file: str, sha256: str) -> Path:

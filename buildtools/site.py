@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .bundle import WORKER_FILE, vendor_bundles, worker_bundle
+from .bundle import WORKER_FILE, minify_file, minify_web, vendor_bundles, worker_bundle
 from .config import (
     BAKED,
     DIST,
@@ -30,6 +30,7 @@ from .config import (
     SW_PRECACHE,
     SW_TEMPLATE,
     VENDOR_FILES,
+    VENDOR_MINIFIED,
     WEB,
     BuildError,
     log,
@@ -37,7 +38,7 @@ from .config import (
     read_version,
     run,
 )
-from .fetch import ensure_micropip, ensure_pyodide, ensure_pypi_wheel
+from .fetch import ensure_micropip, ensure_pyodide, ensure_pypi_wheel, site_pyodide
 from .files import (
     _integrity,
     _sync,
@@ -120,7 +121,8 @@ def systems_description(package_dir: Path = PACKAGE) -> bytes:
 
 def vendor_files() -> dict[str, Path | bytes]:
     """The npm libraries copied into dist/vendor/ (see VENDOR_FILES)."""
-    missing = [s for s in VENDOR_FILES.values() if not (ROOT / "node_modules" / s).is_file()]
+    sources = [*VENDOR_FILES.values(), *VENDOR_MINIFIED.values()]
+    missing = [s for s in sources if not (ROOT / "node_modules" / s).is_file()]
     if missing:
         log(f"node_modules lacks {', '.join(missing)}: npm ci")
         npm = shutil.which("npm")
@@ -134,21 +136,28 @@ def vendor_files() -> dict[str, Path | bytes]:
         if not path.is_file():
             raise BuildError(f"node_modules/{source} is missing after npm ci")
         files[rel] = path
+    for rel, source in VENDOR_MINIFIED.items():
+        path = ROOT / "node_modules" / source
+        if not path.is_file():
+            raise BuildError(f"node_modules/{source} is missing after npm ci")
+        files[rel] = minify_file(path)
     return files
 
 
 
 def build(dist: Path = DIST) -> dict[str, Any]:
     """Build (or bring up to date) the static site in dist/. Returns version.json's content."""
-    pyodide_dir = ensure_pyodide()
+    pyodide_dir = site_pyodide(ensure_pyodide())  # (a trimmed stdlib and lock file)
     micropip = ensure_micropip()
     name, wheel = build_wheel()
     version = read_version()
 
-    plan: dict[str, Path | bytes] = dict(_web_files(WEB))
-    template = plan.pop(SW_TEMPLATE, None)
+    web_files = _web_files(WEB)
+    template = web_files.pop(SW_TEMPLATE, None)
     if not isinstance(template, Path):
         raise BuildError(f"web/{SW_TEMPLATE} is missing: it is the service worker template")
+    plan: dict[str, Path | bytes] = dict(web_files)
+    plan.update(minify_web(web_files))  # the page's scripts and stylesheets, minified
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
     engine_wheels: EngineWheels = []

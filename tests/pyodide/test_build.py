@@ -186,13 +186,25 @@ def test_dist_layout(dist_dir: Path) -> None:
     assert (dist_dir / info["micropip"]).is_file()
     # The engine's own description of its systems, for the forms of a first visit.
     assert json.loads((dist_dir / "systems.json").read_text()) == local_systems()
+    # The runtime: Pyodide's files, the standard library and the lock file trimmed
+    # (test_the_runtime_leaves_out_what_the_site_never_loads).
+    site_pyodide = build.site_pyodide(build.NODE_PYODIDE)
     for name in build.PYODIDE_FILES:
-        src = build.NODE_PYODIDE / name
+        src = site_pyodide / name
         assert (dist_dir / "pyodide" / name).read_bytes() == src.read_bytes()
-    for rel, src in build._web_files(build.WEB).items():
+        if name not in ("python_stdlib.zip", "pyodide-lock.json"):
+            assert src.read_bytes() == (build.NODE_PYODIDE / name).read_bytes(), name
+    web = build._web_files(build.WEB)
+    web.pop(build.SW_TEMPLATE)
+    minified = build.minify_web(web)
+    for rel, src in web.items():
         # dist/sw.js is written from its template (test_offline.py); the worker is bundled
-        # with its imports and version.json baked in (test_the_worker_is_one_baked_bundle).
-        if rel not in (build.SW_TEMPLATE, build.WORKER_FILE):
+        # with its imports and version.json baked in (test_the_worker_is_one_baked_bundle);
+        # the other scripts and the stylesheets are minified one by one.
+        if rel in minified and rel != build.WORKER_FILE:
+            assert (dist_dir / rel).read_bytes() == minified[rel], rel
+            assert len(minified[rel]) < src.stat().st_size, rel
+        elif rel != build.WORKER_FILE:
             assert (dist_dir / rel).read_bytes() == src.read_bytes(), rel
     expected = (
         set(build._web_files(build.WEB))
@@ -202,6 +214,7 @@ def test_dist_layout(dist_dir: Path) -> None:
         | {info["snapshot"]["url"]}
         | set(build.VENDOR_FILES)  # the 3D dice libraries' licenses, from node_modules
         | set(build.VENDOR_BUNDLES)  # and the libraries, bundled by esbuild
+        | set(build.VENDOR_MINIFIED)  # or minified as they are
     )
     assert {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()} == (
         expected
@@ -330,6 +343,43 @@ def test_the_worker_is_one_baked_bundle(dist_dir: Path) -> None:
         assert word not in text.encode()
 
 
+def test_the_runtime_leaves_out_what_the_site_never_loads(dist_dir: Path) -> None:
+    """dist/pyodide's standard library lacks exactly STDLIB_DROPPED's modules, the rest
+    byte for byte; its lock file keeps Pyodide's info (checked by loadPyodide) and lists no
+    package (the site loads none of them)."""
+    with (
+        zipfile.ZipFile(build.NODE_PYODIDE / "python_stdlib.zip") as full,
+        zipfile.ZipFile(dist_dir / "pyodide/python_stdlib.zip") as site,
+    ):
+        dropped = {n for n in full.namelist() if n.startswith(build.STDLIB_DROPPED)}
+        assert set(site.namelist()) == set(full.namelist()) - dropped
+        for prefix in build.STDLIB_DROPPED:  # (each prefix names something of the zip)
+            assert any(n.startswith(prefix) for n in dropped), prefix
+        for name in site.namelist():
+            assert site.read(name) == full.read(name), name
+    lock = json.loads((dist_dir / "pyodide/pyodide-lock.json").read_text())
+    full_lock = json.loads((build.NODE_PYODIDE / "pyodide-lock.json").read_text())
+    assert lock == {**full_lock, "packages": {}}
+
+
+def test_vendor_exports_are_what_the_modules_take(tmp_path: Path) -> None:
+    """A vendor bundle keeps the names the modules use (a namespace's members, named
+    imports) and everything when a module takes the library whole."""
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor/lib.js").write_text("")
+    (tmp_path / "js/a").mkdir(parents=True)
+    (tmp_path / "js/a/one.js").write_text(
+        'import * as LIB from "../../vendor/lib.js";\nnew LIB.Scene(LIB.  Two);\n'
+    )
+    (tmp_path / "js/two.js").write_text('import { Three, Four as F } from "../vendor/lib.js";\n')
+    (tmp_path / "js/other.js").write_text('import * as LIB from "./lib.js";\nLIB.Five;\n')
+    assert build.vendor_exports("vendor/lib.js", tmp_path) == ["Four", "Scene", "Three", "Two"]
+    (tmp_path / "js/three.js").write_text('import * as L from "../vendor/lib.js";\nuse(L);\n')
+    assert build.vendor_exports("vendor/lib.js", tmp_path) is None
+    (tmp_path / "js/three.js").write_text('const m = await import("../vendor/lib.js");\n')
+    assert build.vendor_exports("vendor/lib.js", tmp_path) is None
+
+
 def test_vendor_bundles_are_minified_without_eval(dist_dir: Path) -> None:
     for rel, package in build.VENDOR_BUNDLES.items():
         data = (dist_dir / rel).read_bytes()
@@ -338,4 +388,20 @@ def test_vendor_bundles_are_minified_without_eval(dist_dir: Path) -> None:
         source = build.NODE_PYODIDE.parent / package / "package.json"
         assert source.is_file(), package
     three = (dist_dir / "vendor/three.module.js").stat().st_size
-    assert three < 1_000_000, f"three.js is {three} bytes: not minified?"
+    assert three < 600_000, f"three.js is {three} bytes: not minified, or all of it?"
+    # Only what web/js takes from it (every name the 3D dice use, and no other).
+    tail = (dist_dir / "vendor/three.module.js").read_text()
+    exported = re.findall(r"as ([\w$]+)", tail[tail.rindex("export{") :])
+    assert sorted(exported) == build.vendor_exports("vendor/three.module.js") and exported
+    assert "WebGLRenderer" in exported
+    for rel in build.VENDOR_MINIFIED:
+        data = (dist_dir / rel).read_bytes()
+        assert not any(word in data for word in build.FORBIDDEN), rel
+        assert len(data) < (build.NODE_PYODIDE.parent / build.VENDOR_MINIFIED[rel]).stat().st_size
+
+
+def test_the_offline_copy_fits_in_15_mb(dist_dir: Path) -> None:
+    """Issue 25: the service worker's precache (the offline copy) is at most 15 MB."""
+    precache = json.loads((dist_dir / "precache.json").read_text())
+    assert precache["bytes"] == sum((dist_dir / f).stat().st_size for f in precache["files"])
+    assert precache["bytes"] <= 15_000_000, precache["bytes"]

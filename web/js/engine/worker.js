@@ -80,6 +80,8 @@ function quiet(promise) {
 // stored raw copy is used; nothing is counted after the boot). Once all are in, what remains
 // is restoring (or starting) Python.
 let RUNTIME_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "engine/snapshot.bin.gz"];
+// The timings of the runtime's downloads (their last byte in), for bench/engines.py's table.
+const DOWNLOADED = { "pyodide/pyodide.asm.wasm": "wasmLoaded", "pyodide/python_stdlib.zip": "stdlibLoaded" };
 const runtimeBytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0, over: false };
 
 // Resolved once the answers for the wasm and the snapshot have begun (or the snapshot was found
@@ -130,6 +132,7 @@ async function countBytes(name, copy) {
     }
   }
   runtimeBytes.done.add(name);
+  if (DOWNLOADED[name]) lap(DOWNLOADED[name]);
   if (!runtimeBytes.over && RUNTIME_FILES.every((file) => runtimeBytes.done.has(file))) {
     progress("python");
   }
