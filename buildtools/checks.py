@@ -86,7 +86,7 @@ CHECK_STAGES: tuple[tuple[str, Any], ...] = (
 
 def run_pytest(args: list[str]) -> tuple[int, str]:
     """Run pytest, echoing its output; returns its exit code and its closing summary line."""
-    cmd = [sys.executable, "-m", "pytest", *workers(args), *args]
+    cmd = [sys.executable, "-m", "pytest", *args]
     if sys.stdout.isatty() and not any(a.startswith("--color") for a in args):
         cmd.insert(3, "--color=yes")
     log("$ " + " ".join(cmd))
@@ -101,16 +101,6 @@ def run_pytest(args: list[str]) -> tuple[int, str]:
             if PYTEST_CLOSING.search(line):
                 closing = line.rstrip("\n")
     return proc.returncode, closing
-
-
-def workers(args: list[str]) -> list[str]:
-    """pytest-xdist's options: one worker per core, at most two (CI has two cores), each test
-    module kept on one worker (its module-scoped pages boot once). None when the arguments
-    already choose (-n, -p no:xdist) or PYRULES_WORKERS=1 asks for one process."""
-    if any(a == "-n" or a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in args):
-        return []
-    count = int(os.environ.get("PYRULES_WORKERS") or min(2, os.cpu_count() or 1))
-    return ["-n", str(count), "--dist", "loadfile"] if count > 1 else []
 
 
 def _summary(results: list[tuple[str, int]], closing: str = "") -> int:

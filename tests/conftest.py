@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,16 +35,8 @@ def playwright_instance() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def dist_dir() -> Path:
-    """dist/, built (or brought up to date, which is fast) once per test session; under
-    pytest-xdist each worker asks, one at a time (a lock file), so two never write it at once."""
-    lock = ROOT / ".cache" / "dist.lock"
-    lock.parent.mkdir(exist_ok=True)
-    with lock.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            build.build()
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    """dist/, built (or brought up to date, which is fast) once per test session."""
+    build.build()
     return build.DIST
 
 
