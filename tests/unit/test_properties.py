@@ -146,4 +146,7 @@ def test_arbitrary_requests_get_a_result_or_a_structured_error(req: dict[str, An
                 "odds": {"exact", "probabilities", "margins"},
                 "oppose": {"winner", "margin", "actor", "opponent"},
                 "dice": {"groups"}, "systems": {"systems", "version"}}[req["op"]]
+    if req["op"] == "dice" and "groups" not in result:  # both sides given: each its own groups
+        expected = {"actor", "opponent"}
+        assert {"groups"} <= set(result["actor"]) and {"groups"} <= set(result["opponent"])
     assert expected <= set(result), (req, result)
