@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,17 @@ def wait_stored(app: App, count: int) -> None:
         "(n) => JSON.parse(localStorage.getItem('pyrules:history') || '[]').length === n",
         arg=count,
     )
+
+
+@contextmanager
+def one_tap(app: App) -> Iterator[list[dict[str, Any]]]:
+    """The requests sent by what the block does (a tap and the waits for what it shows): the
+    trace emptied before, the page settled after, then the list filled."""
+    app.page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
+    requests: list[dict[str, Any]] = []
+    yield requests
+    app.settle()
+    requests += sent(app)
 
 
 def without_lang(request: dict[str, Any]) -> dict[str, Any]:
@@ -110,13 +122,11 @@ def test_a_quick_roll_is_one_call_with_and_without_an_effort(app: App) -> None:
         open_situation(app)
         page.click("label[for=f-sit-d6-effort]")
         app.settle()
-        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
-        app.set_seed(6)
-        page.click("#char-detail .entry-roll:has-text('Perception')")
-        page.wait_for_selector("#efforts[data-available='1']")
-        wait_history(app, 2)
-        app.settle()
-        requests = sent(app)
+        with one_tap(app) as requests:
+            app.set_seed(6)
+            page.click("#char-detail .entry-roll:has-text('Perception')")
+            page.wait_for_selector("#efforts[data-available='1']")
+            wait_history(app, 2)
         assert [r["op"] for r in requests] == ["roll"], requests
         assert requests[0]["params"]["sheet"]["situation"]["effort"] is True
         answer = local_handle(without_lang(requests[0]))["result"]
@@ -150,22 +160,18 @@ def test_an_opposition_between_characters_is_one_call(app: App) -> None:
         assert entry["opponentLuck"] == answer["opponent"]["luck"]
         # Physical dice: the switch asks both sides' dice in one call; the faces typed go
         # beside each side's sheet, in the one `oppose` call.
-        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
-        page.click("label[for=oppc-physical]")
-        page.wait_for_selector("#f-oppc-opponent-d6-dice[data-count]")
-        app.settle()
-        requests = sent(app)
+        with one_tap(app) as requests:
+            page.click("label[for=oppc-physical]")
+            page.wait_for_selector("#f-oppc-opponent-d6-dice[data-count]")
         assert [r["op"] for r in requests] == ["dice"], requests
         assert {"actor", "opponent"} <= set(requests[0])
         counts = {side: int(page.get_attribute(f"#f-oppc-{side}-d6-dice", "data-count") or 0)
                   for side in ("actor", "opponent")}
         for side, count in counts.items():
             page.fill(f"#f-oppc-{side}-d6-dice", " ".join(["4"] * count))
-        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
-        page.click("#oppc-roll")
-        wait_history(app, 2)
-        app.settle()
-        requests = sent(app)
+        with one_tap(app) as requests:
+            page.click("#oppc-roll")
+            wait_history(app, 2)
         assert [r["op"] for r in requests] == ["oppose"], requests
         assert "sheet" in requests[0]["actor"] and "seed" not in requests[0]
         answer = local_handle(without_lang(requests[0]))["result"]
@@ -199,26 +205,22 @@ def test_a_combat_action_is_one_call(app: App, tmp_path: Path) -> None:
         assert {"ardeur": aldric["ardeur"], "skills": aldric["skills"]} == \
             answer["joined"][joining["id"]]
         # A participant made on the spot: one `fight` call too, its numbers checked there.
-        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
-        add_quick(app, "Brute", 6, extra=False)
-        app.settle()
-        requests = sent(app)
+        with one_tap(app) as requests:
+            add_quick(app, "Brute", 6, extra=False)
         assert [r["op"] for r in requests] == ["fight"], requests
         assert requests[0]["fight"]["participants"][-1]["quick"]["ardeur"] == 6
         add_quick(app, "Sbire", 3, extra=True)
         app.settle()
-        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
         # An action: one `combat` call with the fight and the sides' ids; its answer carries
         # the roll and the fight judged after it, so nothing is asked before nor after.
         seed = next(s for s in range(200) if local_handle(
             {"op": "combat", "params": {"kind": "skirmish"}, "fight": fight_of(kept, app),
              "actor": {"id": aldric["id"]}, "opponent": {"id": quick_id(app, "Sbire")},
              "seed": s})["result"]["winner"] == "actor")
-        act(app, "Aldric", "Sbire", "skirmish", seed)
-        wait_stored(app, 1)
-        page.wait_for_selector(f"{fighter('Sbire')}[data-out=true]")
-        app.settle()
-        requests = sent(app)
+        with one_tap(app) as requests:
+            act(app, "Aldric", "Sbire", "skirmish", seed)
+            wait_stored(app, 1)
+            page.wait_for_selector(f"{fighter('Sbire')}[data-out=true]")
         assert [r["op"] for r in requests] == ["combat"], requests
         combat = requests[0]
         assert (combat["actor"], combat["opponent"]) == \
@@ -269,14 +271,12 @@ def test_physical_dice_on_a_sheet_with_an_effort_is_one_call(app: App) -> None:
         app.settle()
         assert [r["op"] for r in sent(app)] == ["roll"]
         assert page.get_attribute("#efforts", "data-available") == "2"
-        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
         faces = " ".join(["6"] + ["2"] * (count - 1))
         page.fill("#f-quick-d6-dice", faces)
-        page.click("#quick-faces-roll")
-        page.wait_for_selector("#efforts[data-available='1']")
-        wait_history(app, 1)
-        app.settle()
-        requests = sent(app)
+        with one_tap(app) as requests:
+            page.click("#quick-faces-roll")
+            page.wait_for_selector("#efforts[data-available='1']")
+            wait_history(app, 1)
         assert [r["op"] for r in requests] == ["roll"], requests
         params = requests[0]["params"]
         assert params["sheet"]["situation"]["effort"] is True
@@ -290,11 +290,10 @@ def test_physical_dice_on_a_sheet_with_an_effort_is_one_call(app: App) -> None:
         stored = next(c for c in stored_characters(app) if c["name"] == "Darate")
         assert stored["stats"] == answer["character"]["stats"]
         # A night's rest: one `effort` call, the box redrawn from its answer.
-        page.evaluate("() => { window.pyrules.debug.sent.length = 0; }")
-        page.click("#efforts-rest")
-        page.wait_for_selector("#efforts[data-available='2']")
-        app.settle()
-        assert [r["op"] for r in sent(app)] == ["effort"]
+        with one_tap(app) as requests:
+            page.click("#efforts-rest")
+            page.wait_for_selector("#efforts[data-available='2']")
+        assert [r["op"] for r in requests] == ["effort"]
     finally:
         page.evaluate("() => window.pyrules.debug.trace(false)")
 
