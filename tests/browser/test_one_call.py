@@ -25,7 +25,7 @@ from .test_table_characters import (
     stored_characters,
     wait_history,
 )
-from .test_table_combat import act, add_quick, fighter, import_aldric
+from .test_table_combat import act, add_quick, fighter, pick_aldric
 
 
 def sent(app: App) -> list[dict[str, Any]]:
@@ -183,10 +183,7 @@ def test_an_opposition_between_characters_is_one_call(app: App) -> None:
 
 def test_a_combat_action_is_one_call(app: App, tmp_path: Path) -> None:
     page = app.page
-    import_aldric(app, tmp_path)
-    page.click("#tab-combat")
-    page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
-    page.select_option("#combat-add-char", label="Aldric")
+    pick_aldric(app, tmp_path)
     app.settle()
     page.evaluate("() => window.pyrules.debug.trace(true)")
     try:

@@ -138,13 +138,19 @@ def import_aldric(app: App, folder: Path) -> None:
     page.wait_for_selector("#char-detail .sheet-name:text-is('Aldric')")
 
 
-def start_fight(app: App, folder: Path) -> None:
-    """Aldric (Ardeur 12), Brute (6), Sbire (3, an extra) and Bandit (5), round 1."""
+def pick_aldric(app: App, folder: Path) -> None:
+    """Aldric imported, the combat screen open with him picked to join (not yet added)."""
     page = app.page
     import_aldric(app, folder)
     page.click("#tab-combat")
     page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
     page.select_option("#combat-add-char", label="Aldric")
+
+
+def start_fight(app: App, folder: Path) -> None:
+    """Aldric (Ardeur 12), Brute (6), Sbire (3, an extra) and Bandit (5), round 1."""
+    page = app.page
+    pick_aldric(app, folder)
     page.click("#combat-add-char-button")
     page.wait_for_selector(fighter("Aldric"))
     add_quick(app, "Brute", 6, extra=False)
