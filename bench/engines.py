@@ -342,7 +342,7 @@ def main() -> int:
     if not args.no_build:
         build.build(args.dist)
     sites = ["app"] + (["before"] if args.before else [])
-    with tempfile.TemporaryDirectory(prefix="pyrules-engines-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="pyrules-engines-", ignore_cleanup_errors=True) as tmp:
         root = Path(tmp) / "site"
         root.mkdir()
         (root / "app").symlink_to(args.dist.resolve(), target_is_directory=True)

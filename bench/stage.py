@@ -57,7 +57,7 @@ def throw(page: Any) -> dict[str, Any]:
         timeout=TIMEOUT_MS,
     )
     warmed = page.evaluate(
-        "async () => (await import('./js/stage/stage.js')).testHooks.scene3d().warmed"
+        "async () => window.pyrules.modules.stage.scene3d().warmed"
     )
     page.evaluate(ARM)
     page.click("#roll-button")
@@ -88,7 +88,7 @@ def round_(browser: Any, url: str, dice: int, warm: bool) -> dict[str, Any]:
     page.fill("#f-actor-pool-pot", str(dice))
     if warm:  # a player who reads the form first: the warm-up is over before the first tap
         page.evaluate(
-            "async () => { window.__stage = (await import('./js/stage/stage.js')).testHooks; }"
+            "async () => { window.__stage = window.pyrules.modules.stage; }"
         )
         page.wait_for_function("() => window.__stage.scene3d().warmed", timeout=TIMEOUT_MS)
     throws = [throw(page) for _ in range(1 + LATER)]

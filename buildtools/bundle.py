@@ -4,8 +4,13 @@
   minified ES module with only the exports that web/js takes from it (vendor_exports; all of
   them when a module uses the library whole), instead of the unminified files. jsQR
   (VENDOR_MINIFIED) is minified as it is (a UMD script, not bundled).
-- The page's own modules and stylesheets (web/js, web/css), minified one by one
-  (minify_web): same files, same imports and exports, names kept (--keep-names).
+- The page's own modules and stylesheets (page_bundle, tools/bundle-page.mjs): js/main.js and
+  js/pwa/pwa.js with every module they import, minified, split into a few chunks (the 3D
+  dice's own modules in a chunk loaded after ready), and index.html's stylesheets as one
+  css/app.css: a first visit asks for a handful of files instead of about 130, each level of
+  imports one more round trip. js/engine/ stays as files (index.html starts the worker with
+  engine.js before anything else), minified one by one (minify_web), as the vendored
+  libraries stay in dist/vendor/.
 - The engine worker (WORKER_ENTRY): web/js/engine/worker.js and what it imports, one file,
   so a starting worker asks for no second script before the runtime and the snapshot.
 
@@ -14,7 +19,9 @@ No output may hold eval or new Function (the page's CSP forbids them): the build
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -27,6 +34,11 @@ ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 #: The worker's entry module (web/) and where its bundle goes in dist/.
 WORKER_ENTRY = ROOT / "web" / "js" / "engine" / "worker.js"
 WORKER_FILE = "js/engine/worker.js"
+#: The page's bundler (esbuild's API from Node) and what it bundles: the modules of web/js
+#: outside js/engine/, and the stylesheets index.html links.
+PAGE_BUNDLER = ROOT / "tools" / "bundle-page.mjs"
+PAGE_STYLESHEET = "css/app.css"
+_LINK = re.compile(r'^[ \t]*<link rel="stylesheet" href="([^"]+)">\n', re.MULTILINE)
 #: What the CSP forbids in a bundle.
 FORBIDDEN = (b"eval(", b"new Function(")
 
@@ -200,3 +212,60 @@ def worker_bundle(entry: Path = WORKER_ENTRY) -> bytes:
     key = [_esbuild_id(), b"worker", *(p.name.encode() + p.read_bytes() for p in sources)]
     args = [str(entry.relative_to(ROOT)), "--bundle", "--format=esm", "--target=es2020"]
     return _cached(key, lambda: esbuild(args))
+
+
+def bundled_by_page(rel: str) -> bool:
+    """Whether web/ file `rel` goes into the page bundle instead of dist/ as itself: the
+    page's modules (web/js/ outside js/engine/) and the stylesheets."""
+    if rel.startswith("js/") and rel.endswith(".js"):
+        return not rel.startswith("js/engine/")
+    return rel.startswith("css/") and rel.endswith(".css")
+
+
+def page_index(html: str) -> str:
+    """index.html for the bundled page: its stylesheet links, in order, become one link to
+    PAGE_STYLESHEET where the first one stood."""
+    links = _LINK.findall(html)
+    if not links:
+        raise BuildError("web/index.html links no stylesheet")
+    first = _LINK.search(html)
+    assert first is not None
+    indent = first.group(0)[: len(first.group(0)) - len(first.group(0).lstrip())]
+    one = f'{indent}<link rel="stylesheet" href="{PAGE_STYLESHEET}">\n'
+    return html[: first.start()] + one + _LINK.sub("", html[first.start() :])
+
+
+def page_bundle(web: Path = WEB) -> dict[str, bytes]:
+    """dist path -> content: the page's scripts bundled (js/main.js, js/pwa/pwa.js and their
+    chunks in js/chunks/) and its stylesheets as one css/app.css (tools/bundle-page.mjs).
+    Cached in .cache/bundles/ by esbuild's version, the tool and every source it reads."""
+    ensure_esbuild()
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node not found: install Node.js (Debian: apt-get install nodejs)")
+    sources = sorted(
+        p for p in web.rglob("*") if p.is_file() and bundled_by_page(p.relative_to(web).as_posix())
+    )
+    key = [_esbuild_id(), PAGE_BUNDLER.read_bytes(), (web / "index.html").read_bytes()]
+    key += [p.relative_to(web).as_posix().encode() + b"\0" + p.read_bytes() for p in sources]
+
+    def make() -> bytes:
+        with tempfile.TemporaryDirectory(prefix="pyrules-page-") as tmp:
+            done = subprocess.run(
+                [node, str(PAGE_BUNDLER), str(web), tmp],
+                cwd=ROOT, capture_output=True, check=False,
+            )
+            if done.returncode != 0:
+                raise BuildError(f"page bundle failed: {done.stderr.decode(errors='replace')[-2000:]}")
+            files = json.loads(done.stdout)["files"]
+            out: dict[str, str] = {}
+            for rel in files:
+                data = (Path(tmp) / rel).read_bytes()
+                for word in FORBIDDEN:
+                    if word in data:
+                        raise BuildError(f"bundled {rel} holds {word.decode()!r}: the CSP forbids it")
+                out[rel] = base64.b64encode(data).decode("ascii")
+            return json.dumps(out, sort_keys=True).encode()
+
+    packed = json.loads(_cached(key, make))
+    return {rel: base64.b64decode(data) for rel, data in packed.items()}

@@ -11,7 +11,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .bundle import WORKER_FILE, minify_file, minify_web, vendor_bundles, worker_bundle
+from .bundle import (
+    WORKER_FILE,
+    bundled_by_page,
+    minify_file,
+    minify_web,
+    page_bundle,
+    page_index,
+    vendor_bundles,
+    worker_bundle,
+)
 from .config import (
     BAKED,
     DIST,
@@ -156,8 +165,13 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     template = web_files.pop(SW_TEMPLATE, None)
     if not isinstance(template, Path):
         raise BuildError(f"web/{SW_TEMPLATE} is missing: it is the service worker template")
-    plan: dict[str, Path | bytes] = dict(web_files)
-    plan.update(minify_web(web_files))  # the page's scripts and stylesheets, minified
+    # The page's modules and stylesheets bundled (a handful of files, index.html linking the
+    # one stylesheet); the engine's early start (js/engine/) minified file by file.
+    own = {rel: path for rel, path in web_files.items() if not bundled_by_page(rel)}
+    plan: dict[str, Path | bytes] = dict(own)
+    plan.update(minify_web(own))
+    plan.update(page_bundle(WEB))
+    plan["index.html"] = page_index(web_files["index.html"].read_text(encoding="utf-8")).encode()
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
     engine_wheels: EngineWheels = []

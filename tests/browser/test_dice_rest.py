@@ -40,7 +40,7 @@ def request_for(i: int) -> dict[str, Any]:
 # worst tilt of a top direction (degrees, from the meshes), how many simulations it took.
 THROW = """
 async (requests) => {
-  const { DiceScene } = await import('./js/stage/dice3d.js');
+  const { DiceScene } = await window.pyrules.modules.dice3d();
   if (!window.__restScene) {
     const canvas = document.createElement('canvas');
     canvas.className = 'rest-test';

@@ -91,7 +91,7 @@ def test_precache_manifest_lists_every_file_of_the_build(dist_dir: Path) -> None
         "js/main.js",
         "js/engine/worker.js",
         "js/pwa/pwa.js",
-        "css/pwa.css",
+        "css/app.css",
         info["wheel"],
         info["micropip"],
         *(f"pyodide/{name}" for name in build.PYODIDE_FILES),
@@ -122,7 +122,7 @@ def test_a_changed_file_makes_a_new_build(dist_dir: Path, tmp_path: Path) -> Non
     info = json.loads((site / "version.json").read_text())
     old_build, old_sw = info["build"], (site / "sw.js").read_bytes()
     assert build.finish_site(site, dict(info)) == 0  # nothing changed, nothing rewritten
-    with (site / "css" / "pwa.css").open("a") as f:
+    with (site / "css" / "app.css").open("a") as f:
         f.write("/* v2 */\n")
     # version.json, precache.json, sw.js, and the worker that has version.json baked in
     assert build.finish_site(site, info) == 3 + len(build.BAKED)
@@ -130,7 +130,7 @@ def test_a_changed_file_makes_a_new_build(dist_dir: Path, tmp_path: Path) -> Non
     assert json.loads((site / "version.json").read_text())["build"] == info["build"]
     assert precache(site)["build"] == info["build"]
     assert (site / "sw.js").read_bytes() != old_sw
-    assert precache(site)["integrity"]["css/pwa.css"] == sri((site / "css/pwa.css").read_bytes())
+    assert precache(site)["integrity"]["css/app.css"] == sri((site / "css/app.css").read_bytes())
 
 
 def test_manifest_icons_and_head_tags(dist_dir: Path) -> None:
@@ -160,7 +160,7 @@ def test_manifest_icons_and_head_tags(dist_dir: Path) -> None:
         '<meta name="apple-mobile-web-app-title" content="pyrules">',
         '<meta name="apple-mobile-web-app-status-bar-style"',
         '<meta name="theme-color" content="#1d2440">',
-        '<link rel="stylesheet" href="css/pwa.css">',
+        '<link rel="stylesheet" href="css/app.css">',
         '<script type="module" src="js/pwa/pwa.js"></script>',
     ):
         assert tag in head, tag
@@ -312,7 +312,7 @@ def test_update_banner_switches_build_and_keeps_history(
     v1, v2, site = tmp_path / "v1", tmp_path / "v2", tmp_path / "site"
     shutil.copytree(dist_dir, v1)
     shutil.copytree(dist_dir, v2)
-    with (v2 / "css" / "pwa.css").open("a") as f:
+    with (v2 / "css" / "app.css").open("a") as f:
         f.write("/* version 2 */\n")
     info2 = json.loads((v2 / "version.json").read_text())
     # Version 2 ships its own snapshot file (the same heap, compressed otherwise): the
@@ -359,9 +359,9 @@ def test_update_banner_switches_build_and_keeps_history(
               const hit = await (await caches.open(name)).match(new URL(rel, location.href).href);
               return hit ? (await hit.arrayBuffer()).byteLength : null;
             }""",
-            [waiting_cache, "css/pwa.css"],
+            [waiting_cache, "css/app.css"],
         )
-        assert stored == (v2 / "css" / "pwa.css").stat().st_size
+        assert stored == (v2 / "css" / "app.css").stat().st_size
         assert "New version available" in (app.page.text_content("#pwa-update") or "")
         assert banner.bounding_box()["height"] >= 44
         app.screenshot("update-banner")

@@ -84,7 +84,7 @@ def test_french_elision_before_a_vowel(app: App) -> None:
     page = app.page
     said = page.evaluate(
         """async () => {
-            const i18n = await import('./js/lib/i18n.js');
+            const i18n = window.pyrules.modules.i18n;
             return [i18n.t('combat.turnOf', {name: 'Aëlys', round: 1}),
                     i18n.t('combat.turnOf', {name: 'Brute', round: 1}),
                     i18n.t('replay.textWho', {who: 'Ombre'}).split(' rejoué')[0]];
@@ -262,7 +262,7 @@ def test_english_words_for_the_same_screens(app: App) -> None:
         assert page.text_content(f"{entry} >> .history-success").startswith("success ")
         assert page.text_content(f"{entry} >> .history-faces").startswith("Dice: ")
         said = page.evaluate(
-            """async () => (await import('./js/lib/i18n.js')).t('combat.turnOf',
+            """async () => (window.pyrules.modules.i18n).t('combat.turnOf',
                 {name: 'Aëlys', round: 1})"""
         )
         assert said == "Round 1: Aëlys’s turn."

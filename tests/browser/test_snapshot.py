@@ -312,7 +312,7 @@ def make_v2(dist: Path, v2: Path) -> dict[str, Any]:
     """Another build of the site: a changed style sheet and its own snapshot file (the same
     heap, compressed otherwise)."""
     shutil.copytree(dist, v2)
-    with (v2 / "css" / "pwa.css").open("a") as f:
+    with (v2 / "css" / "app.css").open("a") as f:
         f.write("/* version 2 */\n")
     info: dict[str, Any] = json.loads((v2 / "version.json").read_text())
     gz = v2 / build.SNAPSHOT_FILE

@@ -168,7 +168,7 @@ def test_every_entry_point_plays_on_the_stage_in_view(
 
     # 3. A replay link.
     link = page.evaluate(
-        """async () => (await import('./js/roll/replay.js'))
+        """async () => window.pyrules.modules.replay
              .linkOf(JSON.parse(localStorage.getItem('pyrules:history'))[0])"""
     )
     page.evaluate("(hash) => { location.hash = hash; }", link)
@@ -377,7 +377,7 @@ def test_dice_settings_and_sound_switch(new_app: Any, site: str) -> None:
     # Sound is off by default: a throw plays no click.
     assert not page.is_checked("#dice-sound")
     page.select_option("#dice-mode", "2d")
-    played = "async () => (await import('./js/stage/stage.js')).testHooks.soundLog.played"
+    played = "async () => window.pyrules.modules.stage.soundLog.played"
     app.roll()
     page.wait_for_selector(LANDED)
     assert page.evaluate(played) == 0

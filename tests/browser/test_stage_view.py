@@ -17,7 +17,7 @@ HOOKS = "window.__stage"
 def hooks(app: App) -> None:
     """window.__stage: stage.js's test hooks (the page's own module instance)."""
     app.page.evaluate(
-        "async () => { window.__stage = (await import('./js/stage/stage.js')).testHooks; }"
+        "async () => { window.__stage = window.pyrules.modules.stage; }"
     )
 
 

@@ -14,8 +14,8 @@ import { applyStatic, lang, t } from "./lib/i18n.js";
 import { Notices } from "./ui/notices.js";
 import { OppositionPanel } from "./roll/opposition.js";
 import { drawQR } from "./ui/qr.js";
-import { PREFIX, shareEntry } from "./roll/replay.js";
-import { preload3d } from "./stage/stage.js";
+import { linkOf, PREFIX, shareEntry } from "./roll/replay.js";
+import { preload3d, testHooks as stageHooks } from "./stage/stage.js";
 import { StatsView } from "./gm/stats.js";
 import { Views } from "./lib/views.js";
 import { watchEngine } from "./roll/boot.js";
@@ -98,6 +98,9 @@ const systemOf = (id) => (app.systems || []).find((s) => s.id === id);
 const pipeline = createPipeline({ call: (request) => engine.call(request), stage: stagePresenter(systemOf), history, store: app.store, takeSeed });
 const oddsCache = createOddsCache();
 hooks.oddsCache = oddsCache; // tests: clear() makes the next odds be asked again
+// The page's own module instances, for tests: the built site is bundled, so a test cannot
+// import a module by its path and get the instance the page uses.
+hooks.modules = { stage: stageHooks, i18n: { t }, replay: { linkOf }, dice3d: () => import("./stage/dice3d.js") };
 // The table-play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
   engine, history, pipeline, showView, systems: () => app.systems, table: () => app.table,

@@ -14,6 +14,9 @@
 //   version        -> the engine's version, once ready
 //   oddsCache      -> the page's cache of odds answers (widgets/pipeline.js): clear() makes the
 //                     next odds, dice plans and oppositions' odds be asked again (set by main.js)
+//   modules        -> the page's own module instances for tests (set by main.js): stage (the
+//                     stage's testHooks), i18n ({t}), replay ({linkOf}), dice3d() (the 3D
+//                     dice module, imported on first use)
 
 import { pendingWork } from "../lib/dom.js";
 import { shownFaces } from "../stage/stage.js";
