@@ -256,14 +256,16 @@ def page_bundle(web: Path = WEB) -> dict[str, bytes]:
                 cwd=ROOT, capture_output=True, check=False,
             )
             if done.returncode != 0:
-                raise BuildError(f"page bundle failed: {done.stderr.decode(errors='replace')[-2000:]}")
+                said = done.stderr.decode(errors="replace")[-2000:]
+                raise BuildError(f"page bundle failed: {said}")
             files = json.loads(done.stdout)["files"]
             out: dict[str, str] = {}
             for rel in files:
                 data = (Path(tmp) / rel).read_bytes()
                 for word in FORBIDDEN:
                     if word in data:
-                        raise BuildError(f"bundled {rel} holds {word.decode()!r}: the CSP forbids it")
+                        said = f"bundled {rel} holds {word.decode()!r}: the CSP forbids it"
+                        raise BuildError(said)
                 out[rel] = base64.b64encode(data).decode("ascii")
             return json.dumps(out, sort_keys=True).encode()
 
