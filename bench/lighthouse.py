@@ -92,15 +92,20 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--dist", type=Path, default=build.DIST)
+    parser.add_argument("--keep", type=Path, help="a folder to keep each run's JSON report in")
     args = parser.parse_args()
     if not args.no_build:
         build.build(args.dist)
     ensure_lighthouse()
     rows = []
     report: dict[str, Any] = {}
-    with build.serving(args.dist) as base, tempfile.TemporaryDirectory() as tmp:
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    # Text and wasm gzipped, as GitHub Pages sends them (the transfer sizes Lighthouse
+    # simulates the slow link with are then the hosted site's).
+    with build.serving(args.dist, gzip=True) as base, tempfile.TemporaryDirectory() as tmp:
         for i in range(args.runs):
-            report = run(base, Path(tmp) / f"run-{i}.json")
+            report = run(base, (args.keep or Path(tmp)) / f"run-{i}.json")
             rows.append(row(report))
             print(f"run {i + 1}: {rows[-1]} [load {os.getloadavg()[0]:.1f}]", file=sys.stderr)
     names = [*CATEGORIES, *(name for _, name in METRICS)]

@@ -235,10 +235,11 @@ def page_index(html: str) -> str:
     return html[: first.start()] + one + _LINK.sub("", html[first.start() :])
 
 
-def page_bundle(web: Path = WEB) -> dict[str, bytes]:
+def page_bundle(systems: bytes, web: Path = WEB) -> dict[str, bytes]:
     """dist path -> content: the page's scripts bundled (js/main.js, js/pwa/pwa.js and their
-    chunks in js/chunks/) and its stylesheets as one css/app.css (tools/bundle-page.mjs).
-    Cached in .cache/bundles/ by esbuild's version, the tool and every source it reads."""
+    chunks in js/chunks/) and its stylesheets as one css/app.css (tools/bundle-page.mjs), with
+    `systems` (the engine's answer to {"op": "systems"}, JSON) written into main.js. Cached in
+    .cache/bundles/ by esbuild's version, the tool, `systems` and every source it reads."""
     ensure_esbuild()
     node = shutil.which("node")
     if node is None:
@@ -246,13 +247,15 @@ def page_bundle(web: Path = WEB) -> dict[str, bytes]:
     sources = sorted(
         p for p in web.rglob("*") if p.is_file() and bundled_by_page(p.relative_to(web).as_posix())
     )
-    key = [_esbuild_id(), PAGE_BUNDLER.read_bytes(), (web / "index.html").read_bytes()]
+    key = [_esbuild_id(), PAGE_BUNDLER.read_bytes(), (web / "index.html").read_bytes(), systems]
     key += [p.relative_to(web).as_posix().encode() + b"\0" + p.read_bytes() for p in sources]
 
     def make() -> bytes:
         with tempfile.TemporaryDirectory(prefix="pyrules-page-") as tmp:
+            described = Path(tmp) / "systems.json"
+            described.write_bytes(systems)
             done = subprocess.run(
-                [node, str(PAGE_BUNDLER), str(web), tmp],
+                [node, str(PAGE_BUNDLER), str(web), str(Path(tmp) / "out"), str(described)],
                 cwd=ROOT, capture_output=True, check=False,
             )
             if done.returncode != 0:
@@ -261,7 +264,7 @@ def page_bundle(web: Path = WEB) -> dict[str, bytes]:
             files = json.loads(done.stdout)["files"]
             out: dict[str, str] = {}
             for rel in files:
-                data = (Path(tmp) / rel).read_bytes()
+                data = (Path(tmp) / "out" / rel).read_bytes()
                 for word in FORBIDDEN:
                     if word in data:
                         said = f"bundled {rel} holds {word.decode()!r}: the CSP forbids it"

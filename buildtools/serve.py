@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
 import http.server
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -35,8 +37,20 @@ CSP = (
 )
 
 
+#: What GitHub Pages sends gzipped to a browser that accepts it: text and wasm, not the other
+#: binary types (a .gz, .zip or .whl goes as it is).
+GZIPPED = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".webmanifest", ".txt", ".wasm")
+
+
+@functools.lru_cache(maxsize=64)
+def _gzipped(path: str, mtime_ns: int, size: int) -> bytes:
+    with open(path, "rb") as f:
+        return gzip.compress(f.read(), 6, mtime=0)
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves a directory with the MIME types Pyodide needs, optionally under a sub-path."""
+    """Serves a directory with the MIME types Pyodide needs, optionally under a sub-path, and
+    with gzip=True compresses what GitHub Pages compresses (GZIPPED)."""
 
     extensions_map = {  # noqa: RUF012  (the base class declares it a plain attribute)
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -44,6 +58,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     }
     prefix = "/"
     quiet = False
+    gzip = False
 
     def _outside_prefix(self) -> bool:
         if self.prefix == "/":
@@ -61,8 +76,29 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         return False
 
     def do_GET(self) -> None:
-        if not self._outside_prefix():
+        if not self._outside_prefix() and not self._send_gzipped():
             super().do_GET()
+
+    def _send_gzipped(self) -> bool:
+        """With gzip on, a file of a GZIPPED type sent compressed; False when not."""
+        if not self.gzip or "gzip" not in self.headers.get("Accept-Encoding", ""):
+            return False
+        path = self.translate_path(self.path.split("?", 1)[0].split("#", 1)[0])
+        if os.path.isdir(path):
+            path = os.path.join(path, "index.html")
+        if not path.endswith(GZIPPED) or not os.path.isfile(path):
+            return False
+        info = os.stat(path)
+        body = _gzipped(path, info.st_mtime_ns, info.st_size)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(int(info.st_mtime)))
+        self.end_headers()
+        with contextlib.suppress(ConnectionError):  # the browser went away (a test ended)
+            self.wfile.write(body)
+        return True
 
     def do_HEAD(self) -> None:
         if not self._outside_prefix():
@@ -89,16 +125,18 @@ def make_server(
     port: int = 0,
     prefix: str = "",
     quiet: bool = False,
+    gzip: bool = False,
 ) -> http.server.ThreadingHTTPServer:
     """An HTTP server for `directory` (not started). Port 0 picks a free port.
 
     With a prefix such as "/pyrules/", the site is served under that sub-path (as GitHub
-    Pages does) and every other path answers 404.
+    Pages does) and every other path answers 404. With gzip, text and wasm go compressed, as
+    GitHub Pages sends them.
     """
     handler = type(
         "BoundSiteHandler",
         (SiteHandler,),
-        {"prefix": _normalize_prefix(prefix), "quiet": quiet},
+        {"prefix": _normalize_prefix(prefix), "quiet": quiet, "gzip": gzip},
     )
     bound = functools.partial(handler, directory=str(directory))
     server_class: type[http.server.ThreadingHTTPServer] = http.server.ThreadingHTTPServer
@@ -120,10 +158,10 @@ def server_url(server: http.server.ThreadingHTTPServer, prefix: str = "") -> str
 
 @contextlib.contextmanager
 def serving(
-    directory: Path | str = DIST, prefix: str = "", host: str = "127.0.0.1"
+    directory: Path | str = DIST, prefix: str = "", host: str = "127.0.0.1", gzip: bool = False
 ) -> Iterator[str]:
     """Serve `directory` in a background thread; yields the site's base URL (ends with /)."""
-    server = make_server(directory, host, 0, prefix, quiet=True)
+    server = make_server(directory, host, 0, prefix, quiet=True, gzip=gzip)
     thread = threading.Thread(
         target=server.serve_forever, args=(0.05,), name="pyrules-http", daemon=True
     )

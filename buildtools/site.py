@@ -170,7 +170,8 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     own = {rel: path for rel, path in web_files.items() if not bundled_by_page(rel)}
     plan: dict[str, Path | bytes] = dict(own)
     plan.update(minify_web(own))
-    plan.update(page_bundle(WEB))
+    systems = systems_description()
+    plan.update(page_bundle(systems, WEB))
     plan["index.html"] = page_index(web_files["index.html"].read_text(encoding="utf-8")).encode()
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
@@ -186,7 +187,7 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     engine_wheels.append((name, wheel, PYRULES_IMPORTS))
     snapshot, snapshot_bytes = make_snapshot(pyodide_dir, micropip, engine_wheels)
     generated[SNAPSHOT_FILE] = snapshot
-    generated["systems.json"] = systems_description()
+    generated["systems.json"] = systems
     generated[".nojekyll"] = b""
     clashes = sorted(
         rel

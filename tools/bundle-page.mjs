@@ -1,6 +1,6 @@
 // The page's scripts and stylesheets, bundled for dist/ (run by the build: buildtools/bundle.py).
 //
-//   node tools/bundle-page.mjs WEB_DIR OUT_DIR
+//   node tools/bundle-page.mjs WEB_DIR OUT_DIR SYSTEMS_JSON
 //
 // Scripts: web/js/main.js and web/js/pwa/pwa.js with every module they import, minified, as
 // ES modules with code splitting. The two entries keep their paths (js/main.js,
@@ -16,6 +16,10 @@
 //   - dist/vendor/ (three.js, cannon-es, jsQR): bundled on their own by the build, loaded
 //     after ready or at the first scan.
 //
+// SYSTEMS_JSON, the engine's own answer to {"op": "systems"} (the build asks the engine), is
+// written into main.js as BUILT_SYSTEMS: a first visit draws its forms in its first tasks,
+// with no request for them.
+//
 // Stylesheets: index.html's <link rel="stylesheet"> files, in their order, as one minified
 // css/app.css (the build rewrites index.html to link it alone).
 //
@@ -25,7 +29,8 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 
-const [webDir, outDir] = process.argv.slice(2).map((p) => path.resolve(p));
+const [webDir, outDir, systemsFile] = process.argv.slice(2).map((p) => path.resolve(p));
+const systems = JSON.parse(readFileSync(systemsFile, "utf8"));
 const MARK = "__pyrules_site__/"; // an external import: site-relative path after the mark
 
 const site = {
@@ -55,6 +60,7 @@ const result = await esbuild.build({
   charset: "utf8",
   legalComments: "none",
   chunkNames: "js/chunks/[name]-[hash]",
+  define: { BUILT_SYSTEMS: JSON.stringify(systems) },
   plugins: [site],
   metafile: true,
   write: false,

@@ -10,12 +10,12 @@ import { diceSettings } from "./ui/dice-settings.js";
 import { debounce, nextTask, storageGet, storageSet } from "./lib/dom.js";
 import { GmTools } from "./gm/gm.js";
 import { History } from "./history/history.js";
-import { applyStatic, lang, t } from "./lib/i18n.js";
+import { applyStatic, lang, t, warmNumbers } from "./lib/i18n.js";
 import { Notices } from "./ui/notices.js";
 import { OppositionPanel } from "./roll/opposition.js";
 import { drawQR } from "./ui/qr.js";
 import { linkOf, PREFIX, shareEntry } from "./roll/replay.js";
-import { preload3d, testHooks as stageHooks } from "./stage/stage.js";
+import { preload3dSoon, testHooks as stageHooks } from "./stage/stage.js";
 import { StatsView } from "./gm/stats.js";
 import { Views } from "./lib/views.js";
 import { watchEngine } from "./roll/boot.js";
@@ -62,7 +62,7 @@ watchEngine({
     performance.mark("pyrules:ready");
     resolveReady(detail);
     replayLinks.open();
-    setTimeout(preload3d, 0); // the 3D dice load after the engine: the boot does not pay for them
+    preload3dSoon(); // the 3D dice load after the engine, out of the boot's way
   },
 });
 
@@ -75,6 +75,11 @@ Object.assign(app.state, restoreState(storageGet(STATE_KEY, {})));
 // A first visit has no description kept from an earlier one: the build ships the engine's
 // own answer to {"op": "systems"} (systems.json), so that the forms can be filled in while
 // the engine starts. The engine's answer replaces it once ready.
+// The bundled page has that answer written in (BUILT_SYSTEMS, tools/bundle-page.mjs): its
+// forms are drawn from its first tasks, with no request.
+if (!app.systems && typeof BUILT_SYSTEMS !== "undefined") {
+  ({ systems: app.systems, table: app.table } = restoreSystems(BUILT_SYSTEMS)); // eslint-disable-line no-undef
+}
 const bundledSystems = app.systems
   ? null
   : fetch(new URL("../systems.json", import.meta.url))
@@ -154,9 +159,10 @@ function renderTableView(force = true) {
 
 // ---------------------------------------------------------------------------- start
 
-// The page starts in three tasks, none over 50 ms on a slow machine: the static text, the
-// events and the screen; then the forms; then the rest. Each step runs guarded: a stored
-// value that throws while drawn leads to the safe start.
+// The page starts in four tasks, none over 50 ms on a slow machine: the static text, the
+// events and the screen; then the forms; then the characters; then the first number format
+// (warmNumbers). Each step runs guarded: a stored value that throws while drawn leads to the
+// safe start.
 async function startPage() {
   applyStatic(document);
   updateLangButtons();
@@ -172,6 +178,8 @@ async function startPage() {
   saved.render();
   await nextTask();
   characters.load();
+  await nextTask();
+  warmNumbers();
 }
 
 async function init() {

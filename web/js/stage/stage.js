@@ -20,7 +20,7 @@ import { h, prefersReducedMotion, s } from "../lib/dom.js";
 import { onLangChange, t } from "../lib/i18n.js";
 import { headlineText } from "./headline.js";
 import { click, soundLog } from "./sound.js";
-export { preload3d } from "./stage3d.js";
+export { preload3d, preload3dSoon } from "./stage3d.js";
 import { awake } from "./wake.js";
 import { can3d, preload3d, scene3d, throw3d } from "./stage3d.js";
 import "./strings.js";

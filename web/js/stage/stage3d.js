@@ -64,6 +64,30 @@ export function preload3d() {
   return dice3d;
 }
 
+/** How long after ready the 3D dice wait before warming up, unless the player touches first. */
+export const WARM_AFTER_MS = 3000;
+const FIRST_TOUCH = ["pointerdown", "keydown"];
+
+/**
+ * The engine is ready: the screen stays awake from now on (setting), and the 3D dice warm up
+ * out of the boot's way, at the player's first touch or key or WARM_AFTER_MS later, whichever
+ * comes first. Importing three.js and compiling the looks keep the main thread busy for a
+ * while (a second and more on a slow tablet, under software GL): right at ready, that is
+ * the moment the player reads the screen and the offline copy is being stored. A throw
+ * before then imports and draws the dice itself.
+ */
+export function preload3dSoon(delay = WARM_AFTER_MS) {
+  keepAwake();
+  let timer = null;
+  const start = () => {
+    clearTimeout(timer);
+    for (const type of FIRST_TOUCH) removeEventListener(type, start, true);
+    preload3d();
+  };
+  timer = setTimeout(start, delay);
+  for (const type of FIRST_TOUCH) addEventListener(type, start, { capture: true, passive: true });
+}
+
 let warmed = false;
 let throwing = false; // a throw has begun: the warm-up, if still running, stops
 
