@@ -34,6 +34,7 @@ import argparse
 import sys
 
 from buildtools.bundle import (
+    EARLY_FILE,
     ESBUILD,
     FORBIDDEN,
     PAGE_BUNDLER,
@@ -187,6 +188,7 @@ __all__ = [
     "CHROMIUM_ARGS",
     "CSP",
     "DIST",
+    "EARLY_FILE",
     "ESBUILD",
     "EXTRA_WHEELS",
     "FORBIDDEN",

@@ -17,6 +17,10 @@ measure alike, each on a fresh profile:
     later   the app again on the same profile (a new window; Firefox: the browser restarted),
             once the service worker holds the offline copy and the worker kept the snapshot:
             navigation -> "pyrules:ready"
+    floor   a page whose worker only compiles the runtime's wasm and reads the gzipped
+            snapshot's bytes (FLOOR_PAGE), first and again on the same profile: what no app on
+            this runtime can beat, as a ratio to the bare page too (its row's goals are the
+            app's, for comparison)
 
 Every time is read inside the page (performance marks, from navigation start). Chromium is
 driven by Playwright (Debian's chromium, never a downloaded one); Firefox ESR and WebKitGTK by
@@ -64,6 +68,28 @@ const at = Object.fromEntries(
   Object.entries(m.detail.timings || {}).map(([k, v]) => [k, Math.round(v + shift)]));
 return [m.name.split(':').pop(), m.detail.source || null, at];"""
 BARE_AT = "return performance.getEntriesByName('bare:ready')[0].startTime;"
+#: The floor: what any page that runs this Pyodide in a worker must at least do before it can
+#: answer, and nothing else: start a worker, compile the runtime's wasm (streaming) and have
+#: the snapshot's bytes in memory (no Python, no restore, no page of its own). No build of the
+#: app can start faster than this in the same browser; its ratio to the bare page says which
+#: goals a faster app could still reach.
+FLOOR_PAGE = """<!doctype html>
+<meta charset="utf-8">
+<title>floor: compile the wasm, read the snapshot</title>
+<script type="module" src="floor.js"></script>
+"""
+FLOOR_SCRIPT = """const worker = new Worker("floor-worker.js", { type: "module" });
+worker.onmessage = (event) => {
+  performance.mark("floor:ready", { startTime: event.data - performance.timeOrigin });
+};
+"""
+FLOOR_WORKER = """const app = new URL("../app/", location.href);
+const wasm = WebAssembly.compileStreaming(fetch(new URL("pyodide/pyodide.asm.wasm", app)));
+const snapshot = fetch(new URL("engine/snapshot.bin.gz", app)).then((r) => r.arrayBuffer());
+const done = () => self.postMessage(performance.timeOrigin + performance.now());
+Promise.all([wasm, snapshot]).then(done);
+"""
+FLOOR_AT = "return performance.getEntriesByName('floor:ready')[0].startTime;"
 #: Before a later visit, the same rule for every build: the offline copy is complete, and the
 #: raw snapshot is kept (a build whose worker keeps none: its boot mark has no `source`).
 SETTLED = (
@@ -173,6 +199,23 @@ def bare(make: Callable[[str], Any], name: str, base: str) -> float:
         engine.open(base + "bare/index.html?only")
         wait(engine, "performance.getEntriesByName('bare:ready').length > 0")
         return float(engine.js(BARE_AT))
+    finally:
+        engine.quit()
+
+
+def floor(make: Callable[[str], Any], name: str, base: str) -> dict[str, Any]:
+    """The floor page on a fresh profile, then again on the same profile (a later visit: the
+    browser may keep the compiled wasm, as it does for the app)."""
+    engine = make(name)
+    try:
+        times: list[float | None] = []
+        for visit in ("first", "later"):
+            if visit == "later":
+                engine.relaunch()
+            engine.open(base + "floor/index.html")
+            ok = wait(engine, "performance.getEntriesByName('floor:ready').length > 0")
+            times.append(float(engine.js(FLOOR_AT)) if ok else None)
+        return {"first": times[0], "later": times[1]}
     finally:
         engine.quit()
 
@@ -351,6 +394,10 @@ def main() -> int:
         (root / "bare").mkdir()
         (root / "bare" / "index.html").write_text(boot.BARE_PAGE, encoding="utf-8")
         (root / "bare" / "bare.js").write_text(boot.BARE_SCRIPT, encoding="utf-8")
+        (root / "floor").mkdir()
+        for file, text in (("index.html", FLOOR_PAGE), ("floor.js", FLOOR_SCRIPT),
+                           ("floor-worker.js", FLOOR_WORKER)):
+            (root / "floor" / file).write_text(text, encoding="utf-8")
         shaped_lines = shaped_rounds(root, sites, args.shaped) if args.shaped else []
         for count in hog_counts:
             profiles = Path(tmp) / f"hogs-{count}"  # (each run its own fresh profiles)
@@ -358,7 +405,7 @@ def main() -> int:
             rows = measure(root, profiles, names, sites, args.rounds, count)
             title = f"beside {count} CPU hog(s)" if count else "quiet (no hog)"
             print(f"\n### {title}\n")
-            print(report(rows, sites, args.rounds, count))
+            print(report(rows, [*sites, "floor"], args.rounds, count))
             print(steps_report(rows, sites), flush=True)
     print("\n".join(shaped_lines))
     return 0
@@ -370,7 +417,7 @@ def measure(
     """`rounds` interleaved rounds of every engine (bare page, then each site), with `hogs`
     busy-looping processes running meanwhile."""
     rows: dict[str, dict[str, list[Any]]] = {
-        n: {"bare": [], **{s: [] for s in sites}} for n in names
+        n: {"bare": [], "floor": [], **{s: [] for s in sites}} for n in names
     }
     processes = [multiprocessing.Process(target=hog, daemon=True) for _ in range(hogs)]
     for process in processes:
@@ -385,6 +432,7 @@ def measure(
                     # quit may still be busy): every other round in the other order.
                     for site in sites if i % 2 == 0 else sites[::-1]:
                         rows[name][site].append(app(make, name, base + site + "/"))
+                    rows[name]["floor"].append(floor(make, name, base))
                     print(
                         f"[{hogs} hog(s)] round {i + 1} {name}: bare"
                         f" {rows[name]['bare'][-1]:.0f} ms, "

@@ -8,9 +8,9 @@
   js/pwa/pwa.js with every module they import, minified, split into a few chunks (the 3D
   dice's own modules in a chunk loaded after ready), and index.html's stylesheets as one
   css/app.css: a first visit asks for a handful of files instead of about 130, each level of
-  imports one more round trip. js/engine/ stays as files (index.html starts the worker with
-  engine.js before anything else), minified one by one (minify_web), as the vendored
-  libraries stay in dist/vendor/.
+  imports one more round trip. js/engine/early.js (the classic script that starts the worker
+  from index.html's head) stays a file, minified (minify_web); the vendored libraries stay in
+  dist/vendor/.
 - The engine worker (WORKER_ENTRY): web/js/engine/worker.js and what it imports, one file,
   so a starting worker asks for no second script before the runtime and the snapshot.
 
@@ -34,10 +34,12 @@ ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 #: The worker's entry module (web/) and where its bundle goes in dist/.
 WORKER_ENTRY = ROOT / "web" / "js" / "engine" / "worker.js"
 WORKER_FILE = "js/engine/worker.js"
-#: The page's bundler (esbuild's API from Node) and what it bundles: the modules of web/js
-#: outside js/engine/, and the stylesheets index.html links.
+#: The page's bundler (esbuild's API from Node): main.js and pwa.js with the modules they
+#: import, and the stylesheets index.html links.
 PAGE_BUNDLER = ROOT / "tools" / "bundle-page.mjs"
 PAGE_STYLESHEET = "css/app.css"
+#: The classic script, first in index.html's head, that starts the engine's worker.
+EARLY_FILE = "js/engine/early.js"
 _LINK = re.compile(r'^[ \t]*<link rel="stylesheet" href="([^"]+)">\n', re.MULTILINE)
 #: What the CSP forbids in a bundle.
 FORBIDDEN = (b"eval(", b"new Function(")
@@ -215,10 +217,11 @@ def worker_bundle(entry: Path = WORKER_ENTRY) -> bytes:
 
 
 def bundled_by_page(rel: str) -> bool:
-    """Whether web/ file `rel` goes into the page bundle instead of dist/ as itself: the
-    page's modules (web/js/ outside js/engine/) and the stylesheets."""
+    """Whether web/ file `rel` goes into a bundle instead of dist/ as itself: every module of
+    web/js/ (into the page's bundle, or the worker's: WORKER_ENTRY), and the stylesheets.
+    EARLY_FILE, the classic script that starts the worker, stays itself."""
     if rel.startswith("js/") and rel.endswith(".js"):
-        return not rel.startswith("js/engine/")
+        return rel != EARLY_FILE
     return rel.startswith("css/") and rel.endswith(".css")
 
 

@@ -10,11 +10,9 @@
 // handful of scripts instead of about a hundred, imported one level after another.
 //
 // Kept out of the bundle, imported as files of dist/ (the specifier rewritten for the output
-// file that holds the import):
-//   - js/engine/engine.js: index.html loads it first, to start the engine's worker before
-//     anything else; main.js adopts that worker, so both must be one module instance;
-//   - dist/vendor/ (three.js, cannon-es, jsQR): bundled on their own by the build, loaded
-//     after ready or at the first scan.
+// file that holds the import): dist/vendor/ (three.js, cannon-es, jsQR), bundled on their own
+// by the build, loaded after ready or at the first scan. (The engine's worker is a bundle of
+// its own, and js/engine/early.js, which starts it, a classic script of index.html.)
 //
 // SYSTEMS_JSON, the engine's own answer to {"op": "systems"} (the build asks the engine), is
 // written into main.js as BUILT_SYSTEMS: a first visit draws its forms in its first tasks,
@@ -36,12 +34,9 @@ const MARK = "__pyrules_site__/"; // an external import: site-relative path afte
 const site = {
   name: "pyrules-site",
   setup(build) {
-    build.onResolve({ filter: /\/vendor\/[^/]+\.js$|engine\/engine\.js$/ }, (args) => {
+    build.onResolve({ filter: /\/vendor\/[^/]+\.js$/ }, (args) => {
       const file = path.resolve(args.resolveDir, args.path);
       const rel = path.relative(webDir, file).split(path.sep).join("/");
-      if (rel.startsWith("js/engine/") && args.importer !== path.join(webDir, "js", "main.js")) {
-        return { errors: [{ text: `only main.js may import engine.js (${args.importer})` }] };
-      }
       return { path: MARK + rel, external: true };
     });
   },

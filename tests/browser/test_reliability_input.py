@@ -399,7 +399,7 @@ def test_pages_have_no_inline_code_and_the_server_sends_the_same_policy(
         assert not re.search(pattern, text.replace("never innerHTML", "")), js.name
     # `build.py serve` sends the policy as a header too, which also covers the worker.
     assert meta_csp((ROOT / "web" / "index.html").read_text(encoding="utf-8")) == build.CSP
-    for name in ("", "js/engine/worker.js", "js/engine/engine.js"):
+    for name in ("", "js/engine/worker.js", "js/engine/early.js"):
         headers = app.page.evaluate(
             "async (url) => (await fetch(url, {cache: 'no-store'})).headers.get("
             "'content-security-policy')",

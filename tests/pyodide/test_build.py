@@ -196,18 +196,29 @@ def test_dist_layout(dist_dir: Path) -> None:
             assert src.read_bytes() == (build.NODE_PYODIDE / name).read_bytes(), name
     web = build._web_files(build.WEB)
     web.pop(build.SW_TEMPLATE)
-    minified = build.minify_web(web)
-    for rel, src in web.items():
-        # dist/sw.js is written from its template (test_offline.py); the worker is bundled
-        # with its imports and version.json baked in (test_the_worker_is_one_baked_bundle);
-        # the other scripts and the stylesheets are minified one by one.
-        if rel in minified and rel != build.WORKER_FILE:
+    # The page's modules and stylesheets are bundled (test_the_page_is_bundled); the rest of
+    # web/ is minified one by one (the scripts and stylesheets left) or copied as it is;
+    # index.html links the one stylesheet; the worker is bundled with its imports and
+    # version.json baked in (test_the_worker_is_one_baked_bundle).
+    own = {rel: src for rel, src in web.items() if not build.bundled_by_page(rel)}
+    minified = build.minify_web(own)
+    bundle = build.page_bundle(build.systems_description())
+    assert build.EARLY_FILE in minified
+    for rel, src in own.items():
+        if rel == "index.html":
+            page = build.page_index(src.read_text(encoding="utf-8")).encode()
+            assert (dist_dir / rel).read_bytes() == page
+        elif rel in minified:
             assert (dist_dir / rel).read_bytes() == minified[rel], rel
             assert len(minified[rel]) < src.stat().st_size, rel
-        elif rel != build.WORKER_FILE:
+        else:
             assert (dist_dir / rel).read_bytes() == src.read_bytes(), rel
+    for rel, data in bundle.items():
+        assert (dist_dir / rel).read_bytes() == data, rel
     expected = (
-        set(build._web_files(build.WEB))
+        set(own)
+        | set(bundle)
+        | {build.WORKER_FILE}
         | {f"pyodide/{n}" for n in build.PYODIDE_FILES}
         | {info["wheel"], info["micropip"], "systems.json", ".nojekyll", *build.GENERATED}
         | {w["url"] for w in info["wheels"]}
@@ -324,6 +335,43 @@ def test_package_lock_pins_pyodide() -> None:
     assert package["dependencies"]["pyodide"] == "314.0.7"
     assert build.pyodide_version() == "314.0.7"
     assert os.path.isfile(build.NODE_PYODIDE / "pyodide.asm.wasm")
+
+
+def test_the_page_is_bundled(dist_dir: Path) -> None:
+    """dist's page asks for a handful of files: early.js first (a classic script that starts
+    the worker while the page is parsed), one stylesheet, main.js and pwa.js with their
+    chunks; the engine's description of its systems written into the bundle; every import
+    of the bundle names a file of dist/."""
+    scripts = sorted(p.relative_to(dist_dir).as_posix() for p in (dist_dir / "js").rglob("*.js"))
+    others = [s for s in scripts if not s.startswith("js/chunks/")]
+    assert others == [build.EARLY_FILE, build.WORKER_FILE, "js/main.js", "js/pwa/pwa.js"]
+    assert 1 <= len(scripts) - len(others) <= 6, scripts
+    assert sorted(p.name for p in (dist_dir / "css").iterdir()) == ["app.css"]
+    head = (dist_dir / "index.html").read_text(encoding="utf-8").split("</head>")[0]
+    tags = re.findall(r"<(?:script|link)\b[^>]*>", head)
+    loads = [t for t in tags if "<script" in t or 'rel="stylesheet"' in t or "modulepreload" in t]
+    assert loads == [
+        f'<script src="{build.EARLY_FILE}">',
+        f'<link rel="stylesheet" href="{build.PAGE_STYLESHEET}">',
+        '<script type="module" src="js/main.js">',
+        '<script type="module" src="js/pwa/pwa.js">',
+    ]
+    css = (dist_dir / build.PAGE_STYLESHEET).read_text(encoding="utf-8")
+    for sheet in (build.WEB / "css").glob("*.css"):  # every class each stylesheet styles
+        source = re.sub(r"/\*.*?\*/", "", sheet.read_text(encoding="utf-8"), flags=re.S)
+        for name in set(re.findall(r"\.([a-z][\w-]*)\b", source)):
+            assert f".{name}" in css, f"{sheet.name}: .{name}"
+    bundle = "".join((dist_dir / s).read_text(encoding="utf-8") for s in scripts)
+    for system in local_systems()["systems"]:
+        assert json.dumps(system["name"]["fr"], ensure_ascii=False)[1:-1] in bundle, system["id"]
+    spec = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'](\.{1,2}/[^"']+)["']""")
+    for rel in scripts:
+        text = (dist_dir / rel).read_text(encoding="utf-8")
+        for target in spec.findall(text):
+            path = (dist_dir / rel).parent / target
+            assert path.resolve().is_file(), f"{rel} imports {target}"
+        for word in build.FORBIDDEN:
+            assert word not in text.encode(), rel
 
 
 def test_the_worker_is_one_baked_bundle(dist_dir: Path) -> None:

@@ -1,10 +1,10 @@
 // Page side of the engine worker: starts it, relays boot progress, matches answers to
 // requests, and restarts it on demand (Retry after a boot failure).
 //
-// The worker (./worker.js) is started as soon as this module is evaluated, before the rest
-// of the page's scripts: index.html also loads this file as an async module, which runs as
-// soon as it arrives, while main.js still waits for its own imports. Engine.start() then
-// adopts that worker (and what it already said) instead of starting another one.
+// The worker (./worker.js) is started by early.js, the first script of index.html's head,
+// while the page is still being parsed. Engine.start() adopts that worker (and what it
+// already said) instead of starting another one; without it (a page that has no early.js),
+// it starts its own.
 //
 // How the worker booted is told with performance marks (and the "boot" event), for the tests and bench/boot.py:
 //   pyrules:boot:snapshot | pyrules:boot:fresh    restored from the snapshot made at build
@@ -43,40 +43,16 @@ const CALL_MS = 20000; // no answer for this long while calls are pending: the w
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60000;
 
-const EARLY_URL = new URL("./worker.js", import.meta.url).href;
-let early = null; // {worker, queue}: the worker started at load, until an Engine adopts it
-
-function startEarly() {
-  if (typeof Worker === "undefined") {
-    return;
-  }
-  try {
-    const worker = new Worker(EARLY_URL, { type: "module" });
-    const queue = [];
-    worker.onmessage = (event) => queue.push({ kind: "message", data: event.data });
-    worker.onerror = (event) => {
-      event.preventDefault();
-      queue.push({ kind: "error", message: event.message || "worker error" });
-    };
-    worker.onmessageerror = () => queue.push({ kind: "error", message: "message error" });
-    early = { worker, queue };
-  } catch {
-    early = null; // Engine.start() tries again and reports the failure
-  }
-}
-
-/** The early worker if it runs `url` (it can be adopted once), else null. */
+/** The worker early.js started, if it runs `url` (it can be adopted once), else null. */
 function takeEarly(url) {
-  const taken = early;
-  early = null;
-  if (taken && String(url) !== EARLY_URL) {
+  const taken = globalThis.pyrulesEarly || null;
+  globalThis.pyrulesEarly = null;
+  if (taken && new URL(String(url), location.href).href !== taken.url) {
     taken.worker.terminate();
     return null;
   }
   return taken;
 }
-
-startEarly();
 
 export class Engine extends EventTarget {
   /**
