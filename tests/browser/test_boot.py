@@ -214,6 +214,31 @@ def test_no_csp_violation_while_rolling(app: App) -> None:
     app.check_clean()
 
 
+def test_the_worker_starts_before_the_page_s_modules_arrive(new_app: Any, site: str) -> None:
+    """early.js, the first script of the head, starts the engine worker while the page is
+    parsed: with main.js held back, the worker's script is asked for and the worker asks for
+    the runtime; main.js, let through, adopts that very worker (no second one)."""
+    app = new_app(site)
+    page = app.page
+    held: list[Any] = []
+    page.route("**/js/main.js", lambda route: held.append(route))
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(app.base_url, wait_until="commit")  # (the load event waits for main.js)
+    page.wait_for_function("() => Boolean(window.pyrulesEarly)")
+    while not any(url.endswith("/pyodide/pyodide.mjs") for url in asked):
+        page.wait_for_event("request")
+    assert len(held) == 1 and not page.evaluate("() => Boolean(window.pyrules)")
+    held[0].continue_()
+    app.wait_ready()
+    assert sum(url.endswith("/js/engine/worker.js") for url in asked) == 1
+    assert page.evaluate("() => window.pyrulesEarly") is None, "the early worker was adopted"
+    request = {"op": "roll", "system": "d100", "params": {"value": 50}, "seed": 4}
+    assert app.call(request) == local_handle(request)
+    app.check_clean()
+    app.context.close()
+
+
 def test_a_first_visit_can_fill_the_forms_while_the_engine_starts(new_app: Any, site: str) -> None:
     """Nothing kept from an earlier visit: the forms come from the build's systems.json while
     the engine worker is held back, keep what was typed, and roll it once the engine is up."""

@@ -374,6 +374,30 @@ def test_the_page_is_bundled(dist_dir: Path) -> None:
             assert word not in text.encode(), rel
 
 
+def test_the_server_can_gzip_what_github_pages_gzips(dist_dir: Path) -> None:
+    """serving(gzip=True), for the benches: text and wasm go gzipped to a browser that asks
+    for it, other binaries (the gzipped snapshot, wheels) as they are; without it, nothing is."""
+    import gzip
+    import urllib.request
+
+    def get(base: str, rel: str, accept: str) -> tuple[str | None, bytes]:
+        request = urllib.request.Request(base + rel, headers={"Accept-Encoding": accept})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.headers.get("Content-Encoding"), response.read()
+
+    info = json.loads((dist_dir / "version.json").read_text())
+    with build.serving(dist_dir, gzip=True) as base:
+        for rel in ("", "js/main.js", "css/app.css", "pyodide/pyodide.asm.wasm"):
+            encoding, body = get(base, rel, "gzip, deflate")
+            assert encoding == "gzip", rel
+            assert gzip.decompress(body) == (dist_dir / (rel or "index.html")).read_bytes()
+        for rel in (info["snapshot"]["url"], info["wheel"]):
+            assert get(base, rel, "gzip") == (None, (dist_dir / rel).read_bytes()), rel
+        assert get(base, "js/main.js", "identity")[0] is None
+    with build.serving(dist_dir) as base:
+        assert get(base, "js/main.js", "gzip")[0] is None
+
+
 def test_the_worker_is_one_baked_bundle(dist_dir: Path) -> None:
     """dist's worker imports nothing statically (esbuild bundled ./snapshot.js into it) and
     holds version.json's content: starting, it asks for nothing before the runtime and the

@@ -39,6 +39,7 @@
 //   {type: "error", step, message}
 //   {id, answer}
 
+import { watchDownloads } from "./downloads.js";
 import { cachedSnapshot, fetchSnapshot, forgetRawSnapshot, storeRawSnapshot } from "./snapshot.js";
 
 const STARTED = performance.now();
@@ -73,91 +74,6 @@ function quiet(promise) {
   return promise;
 }
 
-// Count the bytes of the runtime files while Pyodide downloads them, for a real progress bar:
-// Pyodide gets the response untouched, a clone is read alongside (a wrapped Response would
-// have no URL, and Chromium keeps the compiled wasm in its code cache only for responses that
-// have one). Only the three big files are counted (the snapshot leaves the list when its
-// stored raw copy is used; nothing is counted after the boot). Once all are in, what remains
-// is restoring (or starting) Python.
-let RUNTIME_FILES = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "engine/snapshot.bin.gz"];
-// The timings of the runtime's downloads (their last byte in), for bench/engines.py's table.
-const DOWNLOADED = { "pyodide/pyodide.asm.wasm": "wasmLoaded", "pyodide/python_stdlib.zip": "stdlibLoaded" };
-const runtimeBytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0, over: false };
-
-// Resolved once the answers for the wasm and the snapshot have begun (or the snapshot was found
-// stored): the lazy wheels are only asked for after them.
-let runtimeAskedResolve;
-const runtimeAsked = new Promise((resolve) => (runtimeAskedResolve = resolve));
-const askedFiles = new Set();
-
-function asked(url) {
-  for (const file of ["pyodide/pyodide.asm.wasm", "engine/snapshot.bin.gz"]) if (url.endsWith("/" + file)) askedFiles.add(file);
-  if (askedFiles.size === 2) runtimeAskedResolve();
-}
-
-// The wasm and the standard library, asked for by prefetchRuntime() as soon as the loader's
-// modules are, and handed to Pyodide's own fetch of the same URL (once each).
-const EARLY_FETCH = new Map();
-let originalFetch = null;
-
-function watchRuntimeDownloads() {
-  originalFetch = self.fetch.bind(self);
-  self.fetch = async (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    const early = EARLY_FETCH.get(url);
-    EARLY_FETCH.delete(url);
-    const response = await (early || originalFetch(input, init));
-    asked(url); // its answer has begun: the request is out
-    const name = RUNTIME_FILES.find((file) => url.endsWith("/" + file));
-    if (!name || !response.body || runtimeBytes.seen.has(name) || runtimeBytes.over) {
-      return response;
-    }
-    runtimeBytes.seen.add(name);
-    runtimeBytes.total += Number(response.headers.get("Content-Length")) || 0;
-    quiet(countBytes(name, response.clone()));
-    return response;
-  };
-}
-
-/**
- * Ask for the wasm and the standard library now, instead of once the loader has arrived and
- * loadPyodide() runs. In WebKit and Firefox a worker's downloads go through the page's main
- * thread, which is busy with the page's own start (parsing, the first paint, main.js): asked
- * early, they come in meanwhile instead of after it.
- */
-function prefetchRuntime() {
-  for (const file of ["pyodide.asm.wasm", "python_stdlib.zip"]) {
-    const url = new URL(file, PYODIDE_DIR).href;
-    EARLY_FETCH.set(url, quiet(originalFetch(url, { credentials: "same-origin" })));
-  }
-}
-
-async function countBytes(name, copy) {
-  // Byte counts are only told once both sizes are known, so the bar never goes back.
-  const counting = () => RUNTIME_FILES.every((file) => runtimeBytes.seen.has(file));
-  if (counting()) progress("runtime", runtimeBytes.loaded, runtimeBytes.total);
-  const reader = copy.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) {
-      break;
-    }
-    runtimeBytes.loaded += value.byteLength;
-    const now = Date.now();
-    if (counting() && now - runtimeBytes.lastPost > 200) {
-      // At most 5 messages a second: the bar eases between them (CSS transition), and
-      // each message costs the page's main thread a style and layout pass.
-      runtimeBytes.lastPost = now;
-      progress("runtime", Math.min(runtimeBytes.loaded, runtimeBytes.total), runtimeBytes.total);
-    }
-  }
-  runtimeBytes.done.add(name);
-  if (DOWNLOADED[name]) lap(DOWNLOADED[name]);
-  if (!runtimeBytes.over && RUNTIME_FILES.every((file) => runtimeBytes.done.has(file))) {
-    progress("python");
-  }
-}
-
 class BootError extends Error {
   constructor(step, cause) {
     super(cause && cause.message ? cause.message : String(cause));
@@ -186,26 +102,27 @@ async function fetchOK(url, init) {
 }
 
 // ---------------------------------------------------------------------------- start-up
-// Everything that does not depend on something else starts now, in parallel: version.json,
-// the Pyodide loader and its 1.2 MB companion module (the import() inside loadPyodide() then
-// finds it loaded), the install code of the fallback (./install.js, imported here rather than
-// statically, so that its download holds nothing back), then the snapshot once version.json
-// names it. loadPyodide() itself starts the wasm, the standard library and the lock file as
-// soon as it is called.
+// Everything that does not depend on something else starts now, in parallel, in this first
+// task: the Pyodide loader and its 1.2 MB companion module (the import() inside loadPyodide()
+// then finds it loaded), the wasm and the standard library (downloads.prefetch), the install
+// code of the fallback (./install.js, imported here rather than statically, so that its
+// download holds nothing back), then the snapshot (version.json is baked in; unbaked, it is
+// fetched first). loadPyodide() itself asks for the lock file.
 
-watchRuntimeDownloads();
+const downloads = watchDownloads({ pyodideDir: PYODIDE_DIR, progress, lap });
 const BAKED_INFO = typeof BUILD_INFO === "object" && BUILD_INFO !== null ? BUILD_INFO : null;
 const infoPromise = quiet(
   BAKED_INFO ? Promise.resolve(BAKED_INFO) : fetchOK(VERSION_URL, { cache: "no-cache" }).then((r) => r.json()),
 );
 const pyodideModulePromise = quiet(import(new URL("pyodide.mjs", PYODIDE_DIR).href));
 quiet(import(new URL("pyodide.asm.mjs", PYODIDE_DIR).href));
-prefetchRuntime();
+downloads.prefetch();
 const installPromise = quiet(import("./install.js"));
 // The snapshot is asked for at once, alongside the runtime: the raw copy this worker stored
-// on an earlier start, else the site's gzipped file. With version.json baked in, in this very
-// task, not in a promise callback: WebKit runs no callback of this worker until the two
-// import()s above have loaded and parsed the 1.2 MB runtime module (about 0.3 s here).
+// on an earlier start, else the site's gzipped file; with version.json baked in, in this very
+// task. Last: in WebKit, opening Cache Storage from a worker holds the worker's thread until
+// the page's main thread is free (0.3–0.4 s while the page starts), and the requests above
+// are then already out.
 let snapshotSource = "network"; // "cache" when the raw copy was used
 let cachedProblem = null; // why a stored raw copy was not used (it is then deleted)
 const snapshotPromise = quiet(BAKED_INFO ? readSnapshot(BAKED_INFO) : infoPromise.then((info) => readSnapshot(info)));
@@ -217,8 +134,7 @@ async function readSnapshot(info) {
   });
   if (cached) {
     snapshotSource = "cache";
-    asked("/engine/snapshot.bin.gz");
-    RUNTIME_FILES = RUNTIME_FILES.filter((file) => !file.startsWith("engine/"));
+    downloads.snapshotStored();
     lap("snapshotRead");
     return cached;
   }
@@ -284,7 +200,7 @@ async function restore(pyodideModule, info) {
   const loading = pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: snapshotPromise }));
   // The lazy wheels once the runtime and the snapshot are on their way (or Pyodide is up).
   const fetchWheels = () => Promise.all(lazy.map((w) => fetchOK(w.url).then((r) => r.arrayBuffer())));
-  const datas = quiet(Promise.race([runtimeAsked, quiet(loading).then(() => {}, () => {})]).then(fetchWheels));
+  const datas = quiet(Promise.race([downloads.asked, quiet(loading).then(() => {}, () => {})]).then(fetchWheels));
   const pyodide = await loading;
   lap("loadPyodide");
   progress("python");
@@ -379,7 +295,7 @@ async function keepRawSnapshot(info, bytesPromise) {
 
 function bootDone(path, fallback) {
   lap("ready");
-  runtimeBytes.over = true;
+  downloads.over();
   const source = path === "snapshot" ? snapshotSource : null;
   post({ type: "boot", path, ms: timings.ready, fallback, source, cachedProblem, timings, origin: performance.timeOrigin });
 }
