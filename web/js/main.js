@@ -78,7 +78,7 @@ Object.assign(app.state, restoreState(storageGet(STATE_KEY, {})));
 // The bundled page has that answer written in (BUILT_SYSTEMS, tools/bundle-page.mjs): its
 // forms are drawn from its first tasks, with no request.
 if (!app.systems && typeof BUILT_SYSTEMS !== "undefined") {
-  ({ systems: app.systems, table: app.table } = restoreSystems(BUILT_SYSTEMS)); // eslint-disable-line no-undef
+  ({ systems: app.systems, table: app.table } = restoreSystems(BUILT_SYSTEMS));
 }
 const bundledSystems = app.systems
   ? null
