@@ -166,7 +166,7 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     if not isinstance(template, Path):
         raise BuildError(f"web/{SW_TEMPLATE} is missing: it is the service worker template")
     # The page's modules and stylesheets bundled (a handful of files, index.html linking the
-    # one stylesheet); the engine's early start (js/engine/) minified file by file.
+    # one stylesheet); the rest of web/ as it is, early.js (the worker's early start) minified.
     own = {rel: path for rel, path in web_files.items() if not bundled_by_page(rel)}
     plan: dict[str, Path | bytes] = dict(own)
     plan.update(minify_web(own))

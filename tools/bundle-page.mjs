@@ -57,7 +57,6 @@ const result = await esbuild.build({
   chunkNames: "js/chunks/[name]-[hash]",
   define: { BUILT_SYSTEMS: JSON.stringify(systems) },
   plugins: [site],
-  metafile: true,
   write: false,
   logLevel: "warning",
 });
