@@ -237,10 +237,8 @@ export class DiceScene {
       if (error === stopped) return false;
       throw error;
     }
-    // Every look compiled one by one, each in a task of its own (compileAsync: where the
-    // browser compiles shaders in parallel, off the main thread), then all drawn in one frame:
-    // one compositing of the canvas instead of one per look (each cost a 40–60 ms commit
-    // under software GL, right after ready).
+    // Every look compiled (compileAsync: where the browser compiles shaders in parallel, off
+    // the main thread) and drawn once, each in a task of its own.
     const warm = new THREE.Scene();
     warm.add(...this.scene.children.filter((c) => c.isLight).map((light) => light.clone()));
     for (const [sides, ...rest] of combos) {
@@ -250,15 +248,14 @@ export class DiceScene {
       this.renderer.initTexture(mat.map);
       const mesh = new THREE.Mesh(geometry(sh), mat);
       mesh.frustumCulled = false;
-      const one = new THREE.Scene();
-      one.add(...warm.children.filter((c) => c.isLight).map((light) => light.clone()), mesh);
-      if (this.renderer.compileAsync) await this.renderer.compileAsync(one, this.camera);
-      else this.renderer.compile(one, this.camera);
       warm.add(mesh);
+      if (this.renderer.compileAsync) await this.renderer.compileAsync(warm, this.camera);
+      else this.renderer.compile(warm, this.camera);
+      if (stop()) return false;
+      this.renderer.render(warm, this.camera);
+      warm.remove(mesh);
       await new Promise((resolve) => setTimeout(resolve));
     }
-    if (stop()) return false;
-    this.renderer.render(warm, this.camera);
     this.renderer.clear();
     return true;
   }
