@@ -10,8 +10,9 @@ import { diceSettings } from "./ui/dice-settings.js";
 import { debounce, nextTask, storageGet, storageSet } from "./lib/dom.js";
 import { GmTools } from "./gm/gm.js";
 import { History } from "./history/history.js";
-import { applyStatic, lang, t, warmNumbers } from "./lib/i18n.js";
+import { applyStatic, lang, t } from "./lib/i18n.js";
 import { Notices } from "./ui/notices.js";
+import { formatPercent } from "./odds/odds.js";
 import { OppositionPanel } from "./roll/opposition.js";
 import { drawQR } from "./ui/qr.js";
 import { linkOf, PREFIX, shareEntry } from "./roll/replay.js";
@@ -160,9 +161,9 @@ function renderTableView(force = true) {
 // ---------------------------------------------------------------------------- start
 
 // The page starts in four tasks, none over 50 ms on a slow machine: the static text, the
-// events and the screen; then the forms; then the characters; then the first number format
-// (warmNumbers). Each step runs guarded: a stored value that throws while drawn leads to the
-// safe start.
+// events and the screen; the forms; the characters; the odds' number format (a page's first
+// Intl.NumberFormat loads locale data, 20–30 ms: while the engine starts, not in the odds'
+// first drawing at ready). Each step runs guarded: a throw while drawing means the safe start.
 async function startPage() {
   applyStatic(document);
   updateLangButtons();
@@ -179,7 +180,7 @@ async function startPage() {
   await nextTask();
   characters.load();
   await nextTask();
-  warmNumbers();
+  formatPercent(0.5);
 }
 
 async function init() {

@@ -100,16 +100,6 @@ export function applyStatic(root) {
 // each language and set of options gets one, kept for the life of the page.
 const numberFormats = new Map();
 
-/**
- * Build the page's first Intl.NumberFormat now. The first one a page builds loads the
- * browser's locale data (20–30 ms of the main thread on a desktop, four times that on a slow
- * phone): called in a task of its own while the engine starts, so that it is not part of the
- * odds' first drawing, right after ready, in one long task.
- */
-export function warmNumbers() {
-  formatNumber(0.5, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
-}
-
 export function formatNumber(value, options) {
   const key = `${current} ${JSON.stringify(options ?? {})}`;
   let format = numberFormats.get(key);
