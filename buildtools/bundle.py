@@ -40,7 +40,7 @@ PAGE_BUNDLER = ROOT / "tools" / "bundle-page.mjs"
 PAGE_STYLESHEET = "css/app.css"
 #: The classic script, first in index.html's head, that starts the engine's worker.
 EARLY_FILE = "js/engine/early.js"
-_LINK = re.compile(r'^[ \t]*<link rel="stylesheet" href="([^"]+)">\n', re.MULTILINE)
+_LINK = re.compile(r'^([ \t]*)<link rel="stylesheet" href="[^"]+">\n', re.MULTILINE)
 #: What the CSP forbids in a bundle.
 FORBIDDEN = (b"eval(", b"new Function(")
 
@@ -228,13 +228,10 @@ def bundled_by_page(rel: str) -> bool:
 def page_index(html: str) -> str:
     """index.html for the bundled page: its stylesheet links, in order, become one link to
     PAGE_STYLESHEET where the first one stood."""
-    links = _LINK.findall(html)
-    if not links:
-        raise BuildError("web/index.html links no stylesheet")
     first = _LINK.search(html)
-    assert first is not None
-    indent = first.group(0)[: len(first.group(0)) - len(first.group(0).lstrip())]
-    one = f'{indent}<link rel="stylesheet" href="{PAGE_STYLESHEET}">\n'
+    if first is None:
+        raise BuildError("web/index.html links no stylesheet")
+    one = f'{first.group(1)}<link rel="stylesheet" href="{PAGE_STYLESHEET}">\n'
     return html[: first.start()] + one + _LINK.sub("", html[first.start() :])
 
 

@@ -86,4 +86,4 @@ const minified = await esbuild.transform(css, { loader: "css", minify: true, cha
 mkdirSync(path.join(outDir, "css"), { recursive: true });
 writeFileSync(path.join(outDir, "css/app.css"), minified.code);
 written.push("css/app.css");
-process.stdout.write(JSON.stringify({ files: written.sort(), sheets }) + "\n");
+process.stdout.write(JSON.stringify({ files: written.sort() }) + "\n");
