@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -84,9 +85,24 @@ CHECK_STAGES: tuple[tuple[str, Any], ...] = (
 )
 
 
+#: Test processes (pytest-xdist): the browser tests wait on the browsers about half the time
+#: (one process kept two cores 56 % busy), so two processes share the machine's cores.
+PYTEST_PROCESSES = 2
+
+
+def pytest_processes(args: list[str]) -> list[str]:
+    """pytest-xdist's options for `build.py test`: PYTEST_PROCESSES processes, each taking
+    whole test files (a module's page is booted once, in one process), unless the arguments
+    choose themselves (-n, -p no:xdist) or pytest-xdist is not installed."""
+    chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) for a in args)
+    if chosen or "no:xdist" in args or importlib.util.find_spec("xdist") is None:
+        return []
+    return ["-n", str(PYTEST_PROCESSES), "--dist", "loadfile"]
+
+
 def run_pytest(args: list[str]) -> tuple[int, str]:
     """Run pytest, echoing its output; returns its exit code and its closing summary line."""
-    cmd = [sys.executable, "-m", "pytest", *args]
+    cmd = [sys.executable, "-m", "pytest", *pytest_processes(args), *args]
     if sys.stdout.isatty() and not any(a.startswith("--color") for a in args):
         cmd.insert(3, "--color=yes")
     log("$ " + " ".join(cmd))

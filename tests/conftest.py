@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,8 +36,17 @@ def playwright_instance() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def dist_dir() -> Path:
-    """dist/, built (or brought up to date, which is fast) once per test session."""
-    build.build()
+    """dist/, built (or brought up to date, which is fast) once per test session; with two
+    test processes (pytest-xdist), one at a time (a lock file), so the second finds it up to
+    date instead of writing the same files at the same time."""
+    lock = ROOT / ".cache" / "build.lock"
+    lock.parent.mkdir(exist_ok=True)
+    with lock.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            build.build()
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
     return build.DIST
 
 

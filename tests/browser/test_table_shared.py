@@ -260,9 +260,15 @@ def test_devices_that_cannot_reach_each_other_are_told_so(table: tuple[App, App,
     host, _one, _two = table
     link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
     number = link.split("#table=")[1].split(".")[0]
-    # A well-formed answer whose only address nobody answers (TEST-NET-1, RFC 5737).
+    # A well-formed answer whose only address nobody answers (TEST-NET-1, RFC 5737). The wait
+    # for a channel is cut from 20 s to 2 s here: the same timer, not the same patience.
     answer = f"{number}.1~c~abcd~{'p' * 24}~{'A' * 43}~192.0.2.1_9"
-    result = host.page.evaluate("(text) => window.pyrules.table.accept(text)", answer)
+    limits = host.page.evaluate("() => window.pyrules.debug.tableLimits({connect: 2000})")
+    assert limits["connect"] == 20_000
+    try:
+        result = host.page.evaluate("(text) => window.pyrules.table.accept(text)", answer)
+    finally:  # the module's later joins keep the page's own patience
+        host.page.evaluate("(limits) => window.pyrules.debug.tableLimits(limits)", limits)
     assert result == {"ok": False, "error": "unreachable"}
     assert "n’arrivent pas à se joindre" in host.page.inner_text("#table-notice")
     assert len(peers(host)) == 2

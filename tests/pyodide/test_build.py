@@ -256,17 +256,21 @@ def test_the_snapshot_step_is_cached_by_its_inputs() -> None:
     assert build._snapshot_key(pyodide_dir, micropip, [(name, wheel, ("pyrules",))]) != key
 
 
-def test_rebuild_is_incremental_and_drops_stale_files(dist_dir: Path) -> None:
-    watched = [dist_dir / "pyodide" / "pyodide.asm.wasm", dist_dir / "version.json"]
+def test_rebuild_is_incremental_and_drops_stale_files(dist_dir: Path, tmp_path: Path) -> None:
+    # On a copy (times kept): the browser tests of the other test process serve dist/ itself.
+    dist = tmp_path / "dist"
+    shutil.copytree(dist_dir, dist)
+    watched = [dist / "pyodide" / "pyodide.asm.wasm", dist / "version.json"]
     before = [p.stat().st_mtime_ns for p in watched]
-    stale = dist_dir / "app" / "gone.js"
+    stale = dist / "app" / "gone.js"
     stale.parent.mkdir(exist_ok=True)
     stale.write_text("old")
-    old_wheel = dist_dir / "wheels" / "pyrules-0.0.0.dev0-py3-none-any.whl"
+    old_wheel = dist / "wheels" / "pyrules-0.0.0.dev0-py3-none-any.whl"
     old_wheel.write_bytes(b"old")
-    build.build()
+    build.build(dist)
     assert not stale.exists() and not old_wheel.exists()
     assert [p.stat().st_mtime_ns for p in watched] == before
+    assert build.tree_hash(dist) == build.tree_hash(dist_dir)
 
 
 def _get(url: str, method: str = "GET") -> tuple[int, str, bytes]:
@@ -477,3 +481,13 @@ def test_the_offline_copy_fits_in_15_mb(dist_dir: Path) -> None:
     precache = json.loads((dist_dir / "precache.json").read_text())
     assert precache["bytes"] == sum((dist_dir / f).stat().st_size for f in precache["files"])
     assert precache["bytes"] <= 15_000_000, precache["bytes"]
+
+
+def test_the_test_command_runs_two_test_processes_unless_told_otherwise() -> None:
+    from buildtools.checks import pytest_processes
+
+    pytest.importorskip("xdist")
+    assert pytest_processes([]) == ["-n", "2", "--dist", "loadfile"]
+    assert pytest_processes(["-k", "pool"]) == ["-n", "2", "--dist", "loadfile"]
+    for own in (["-n", "0"], ["-n1"], ["--numprocesses=3"], ["-p", "no:xdist"], ["--dist=load"]):
+        assert pytest_processes(own) == [], own

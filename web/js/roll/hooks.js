@@ -10,7 +10,9 @@
 //                     (3D: read back from each die's orientation; see stage.js)
 //   debug          -> engine test hooks (see engine.js and docs/reliability.md):
 //                     kill() crashes the worker, stall() makes it stop answering,
-//                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers
+//                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers;
+//                     the table's (table/table.js): tableCut(), tableSend(text),
+//                     tamperNextTableRoll(), tableLimits({gather, connect}) shortens its waits
 //   version        -> the engine's version, once ready
 //   oddsCache      -> the page's cache of odds answers (widgets/pipeline.js): clear() makes the
 //                     next odds, dice plans and oppositions' odds be asked again (set by main.js)

@@ -8,14 +8,16 @@
 import { compactSDP, expandSDP } from "../lib/table-sdp.js";
 
 const CONFIG = { iceServers: [] };
-export const GATHER_LIMIT_MS = 8000; // a network that never finishes gathering: use what came
-export const CONNECT_LIMIT_MS = 20000; // after the answer: no channel by then, it cannot connect
+// How long to wait, in ms (the page's debug hook tableLimits() shortens them for tests):
+//   gather   a network that never finishes gathering: use what came
+//   connect  after the answer: no channel by then, the two devices cannot reach each other
+export const LIMITS = { gather: 8000, connect: 20000 };
 
-/** Resolve once pc has gathered all its candidates (or after GATHER_LIMIT_MS). */
+/** Resolve once pc has gathered all its candidates (or after LIMITS.gather). */
 function gathered(pc) {
   return new Promise((resolve) => {
     if (pc.iceGatheringState === "complete") return resolve();
-    const timer = setTimeout(resolve, GATHER_LIMIT_MS);
+    const timer = setTimeout(resolve, LIMITS.gather);
     pc.addEventListener("icegatheringstatechange", () => {
       if (pc.iceGatheringState === "complete") {
         clearTimeout(timer);
@@ -86,11 +88,11 @@ export class Peer {
     return compactSDP(this.pc.localDescription.sdp);
   }
 
-  /** After the answer: the channel must open within CONNECT_LIMIT_MS, else "unreachable". */
+  /** After the answer: the channel must open within LIMITS.connect, else "unreachable". */
   watchConnect() {
     this.limit = setTimeout(() => {
       if (!this.open) this.close("unreachable");
-    }, CONNECT_LIMIT_MS);
+    }, LIMITS.connect);
   }
 
   send(text) {

@@ -17,6 +17,7 @@ import { onLangChange, t } from "../lib/i18n.js";
 import { pipelineEntry } from "../widgets/pipeline.js";
 import { inviteLink, inviteOffer } from "../lib/table-protocol.js";
 import { TableHost } from "./host.js";
+import { LIMITS } from "./peer.js";
 import { HOST_KEY, hostState, readHostState } from "./host-store.js";
 import { TablePlayer } from "./player.js";
 import { QrReader } from "./reader.js";
@@ -248,6 +249,11 @@ export class Table {
       },
       tableSend: (text) => (this.host ? this.host.sendRaw(text) : this.player?.sendRaw(text)),
       tableCut: () => this.player?.peer?.close(), // the link breaks, as when the Wi-Fi drops
+      tableLimits: ({ gather, connect } = {}) => {
+        const before = { ...LIMITS }; // returned, to be given back
+        Object.assign(LIMITS, gather > 0 && { gather }, connect > 0 && { connect });
+        return before;
+      },
     });
   }
 }
