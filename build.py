@@ -163,9 +163,12 @@ from buildtools.site import (
     vendor_files,
 )
 from buildtools.snapshot import (
+    PACKED_MAGIC,
     EngineWheels,
     _snapshot_key,
     make_snapshot,
+    pack_heap,
+    unpack_heap,
 )
 from buildtools.wheel import (
     _BUILD_HOOK,
@@ -203,6 +206,7 @@ __all__ = [
     "NOT_PRECACHED",
     "NOT_PRECACHED_BUILD",
     "PACKAGE",
+    "PACKED_MAGIC",
     "PAGE_BUNDLER",
     "PAGE_STYLESHEET",
     "PYODIDE_FILES",
@@ -273,6 +277,7 @@ __all__ = [
     "minify_web",
     "missing_requirements",
     "missing_system_tools",
+    "pack_heap",
     "page_bundle",
     "page_index",
     "pyodide_version",
@@ -290,6 +295,7 @@ __all__ = [
     "test_requirements",
     "tree_hash",
     "unbake",
+    "unpack_heap",
     "vendor_bundle",
     "vendor_bundles",
     "vendor_exports",

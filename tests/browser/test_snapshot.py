@@ -71,8 +71,13 @@ def test_the_build_ships_a_gzipped_snapshot_of_the_engine(dist_dir: Path) -> Non
     assert info["url"] == build.SNAPSHOT_FILE
     data = (dist_dir / info["url"]).read_bytes()
     assert data[:2] == b"\x1f\x8b" and len(data) == info["gzip"]
-    raw = gzip.decompress(data)
-    assert len(raw) == info["bytes"] > 10_000_000
+    packed = gzip.decompress(data)
+    assert len(packed) == info["packed"] and packed[:4] == build.PACKED_MAGIC
+    heap = build.unpack_heap(packed)
+    assert len(heap) == info["bytes"] > 10_000_000 and heap[:4] == b"\0snp"
+    # The runs of zeros are left out: about half the heap's bytes to decompress and to keep.
+    assert len(packed) < 0.6 * len(heap)
+    assert build.pack_heap(heap) == packed
     assert info["integrity"] == build._integrity(dist_dir / info["url"])
     # Part of the build hash, not of the offline copy (the worker keeps the raw snapshot).
     precache = json.loads((dist_dir / "precache.json").read_text())
@@ -155,11 +160,12 @@ def _junk_of_size(size: int) -> bytes:
     return (pattern * (size // len(pattern) + 1))[:size]
 
 
-def _other_pyodide(raw: bytes) -> bytes:
+def _other_pyodide(packed: bytes) -> bytes:
     """The snapshot as another Pyodide build would have made it: Pyodide writes its build id
     (32 bytes) at offset 16 of the snapshot's header; one byte of it is changed."""
-    assert raw[:4] == b"\0snp"
-    return raw[:16] + bytes([raw[16] ^ 0xFF]) + raw[17:]
+    heap = build.unpack_heap(packed)
+    assert heap[:4] == b"\0snp"
+    return build.pack_heap(heap[:16] + bytes([heap[16] ^ 0xFF]) + heap[17:])
 
 
 # name -> (how the served snapshot file is changed, what the fallback reason says)
@@ -298,7 +304,10 @@ SPOIL = """async ([name, how]) => {
   const key = new URL("engine/snapshot.raw", location.href).href;
   const hit = await cache.match(key);
   let bytes = new Uint8Array(await hit.arrayBuffer());
-  if (how === "other-pyodide") bytes[16] ^= 0xff;  // the runtime's build id, in the header
+  // The runtime's build id, in the heap's header: the heap's first bytes are the first
+  // piece's, after the packing's table (12 bytes and 8 a piece: buildtools/snapshot.py).
+  const pieces = new DataView(bytes.buffer).getUint32(8, true);
+  if (how === "other-pyodide") bytes[12 + 8 * pieces + 16] ^= 0xff;
   if (how === "truncated") bytes = bytes.slice(0, bytes.length >> 1);
   await cache.put(key, new Response(bytes, { headers: hit.headers }));
 }"""
@@ -344,7 +353,7 @@ def test_the_raw_snapshot_is_kept_and_tied_to_its_build(
         copies = app.page.evaluate(RAW_COPIES)
         assert copies == [{"name": f"pyrules-engine:/app/:{info1['build']}",
                            "header": info1["snapshot"]["integrity"],
-                           "bytes": info1["snapshot"]["bytes"]}]
+                           "bytes": info1["snapshot"]["packed"]}]
         app.requests.clear()
         app.reload()
         assert boot_mark(app)["name"] == "pyrules:boot:snapshot"
@@ -375,7 +384,7 @@ def test_the_raw_snapshot_is_kept_and_tied_to_its_build(
         assert app.page.evaluate(RAW_COPIES) == [{
             "name": f"pyrules-engine:/app/:{info2['build']}",
             "header": info2["snapshot"]["integrity"],
-            "bytes": info2["snapshot"]["bytes"],
+            "bytes": info2["snapshot"]["packed"],
         }]
         app.roll_matches("pool", {}, seed=12)
         app.check_clean()

@@ -2,6 +2,11 @@
 // file): the site's gzipped copy (version.json "snapshot"), fetched and decompressed
 // natively (DecompressionStream), and the raw copy the worker keeps in Cache Storage for
 // the next starts.
+//
+// Both hold the heap packed (buildtools/snapshot.py pack_heap): without its long runs of
+// zero bytes, about half its size, so half the bytes to decompress or to read back. Little-
+// endian u32s: magic "PYRH", the heap's size, the number of pieces, per piece its offset and
+// length, then the pieces' bytes; unpackHeap() writes them into a zero-filled heap.
 
 const SITE = new URL("../../", import.meta.url);
 const VERSION_URL = new URL("version.json", SITE);
@@ -17,28 +22,61 @@ function rawCacheName(info) {
   return RAW_CACHE_PREFIX + String(info.build);
 }
 
-/** The raw snapshot stored for this very build, or null; a copy that is not exactly it
- * (another snapshot, a wrong size, not a snapshot) is deleted and refused. */
+const MAGIC = 0x48525950; // "PYRH", little-endian
+
+/**
+ * The heap of a packed snapshot: a Uint8Array of `size` bytes, or an Error saying why
+ * `packed` is not the packing of such a heap (its magic, a piece out of bounds, bytes left
+ * over, or a heap that does not begin as Pyodide's snapshots do).
+ */
+export function unpackHeap(packed, size) {
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  if (packed.byteLength < 12 || view.getUint32(0, true) !== MAGIC) throw new Error("not a packed snapshot (magic)");
+  if (view.getUint32(4, true) !== size) throw new Error(`packed heap of ${view.getUint32(4, true)} bytes, expected ${size}`);
+  const count = view.getUint32(8, true);
+  const heap = new Uint8Array(size);
+  let at = 12 + 8 * count;
+  if (at > packed.byteLength) throw new Error("packed snapshot cut short");
+  for (let i = 0; i < count; i++) {
+    const offset = view.getUint32(12 + 8 * i, true);
+    const length = view.getUint32(16 + 8 * i, true);
+    if (offset + length > size || at + length > packed.byteLength) throw new Error("a piece lies outside the snapshot");
+    heap.set(packed.subarray(at, at + length), offset);
+    at += length;
+  }
+  if (at !== packed.byteLength) throw new Error("bytes left after the last piece");
+  if (!(heap[0] === 0 && heap[1] === 0x73 && heap[2] === 0x6e && heap[3] === 0x70)) throw new Error("not a snapshot (magic)");
+  return heap;
+}
+
+/** The raw snapshot stored for this very build ({packed, heap}), or null; a copy that is not
+ * exactly it (another snapshot, a wrong size, not a snapshot) is deleted and refused. */
 export async function cachedSnapshot(info) {
   const meta = info && info.snapshot;
   if (typeof caches === "undefined" || !meta || !info.build) return null;
   const cache = await caches.open(rawCacheName(info));
   const response = await cache.match(RAW_KEY);
   if (!response) return null;
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const problem =
+  const packed = new Uint8Array(await response.arrayBuffer());
+  let heap = null;
+  let problem =
     response.headers.get(RAW_HEADER) !== String(meta.integrity)
       ? "stored for another snapshot"
-      : bytes.byteLength !== Number(meta.bytes)
-        ? `stored copy has ${bytes.byteLength} bytes, expected ${meta.bytes}`
-        : !(bytes[0] === 0 && bytes[1] === 0x73 && bytes[2] === 0x6e && bytes[3] === 0x70)
-          ? "stored copy is not a snapshot (magic)"
-          : null;
+      : packed.byteLength !== Number(meta.packed)
+        ? `stored copy has ${packed.byteLength} bytes, expected ${meta.packed}`
+        : null;
+  if (!problem) {
+    try {
+      heap = unpackHeap(packed, Number(meta.bytes));
+    } catch (error) {
+      problem = `stored copy: ${error.message}`;
+    }
+  }
   if (problem) {
     await forgetRawSnapshot(info);
     throw new Error(problem);
   }
-  return bytes;
+  return { packed, heap };
 }
 
 export async function forgetRawSnapshot(info) {
@@ -46,8 +84,8 @@ export async function forgetRawSnapshot(info) {
   await caches.delete(rawCacheName(info)).catch(() => false);
 }
 
-/** Keep the raw snapshot for the next start (after ready: it never slows this one), and drop
- * the copies of other builds. Resolves with {stored, reason}. */
+/** Keep the raw (packed) snapshot for the next start (after ready: it never slows this
+ * one), and drop the copies of other builds. Resolves with {stored, reason}. */
 export async function storeRawSnapshot(info, bytes) {
   let stored = false;
   let reason = null;
@@ -67,12 +105,13 @@ export async function storeRawSnapshot(info, bytes) {
   return { stored, reason };
 }
 
-// The snapshot of version.json, decompressed: a Uint8Array of exactly info.snapshot.bytes
-// bytes, or a rejection saying why not. Gzip is recognised by its magic number, so a server
-// that sends the file with Content-Encoding: gzip (the browser then decodes it) works too.
+// The snapshot of version.json, decompressed: {packed, heap}, the file's content (exactly
+// info.snapshot.packed bytes) and the heap it packs (info.snapshot.bytes), or a rejection
+// saying why not. Gzip is recognised by its magic number, so a server that sends the file
+// with Content-Encoding: gzip (the browser then decodes it) works too.
 export async function fetchSnapshot(info, fetchOK) {
   const meta = info && info.snapshot;
-  if (!meta || typeof meta.url !== "string" || !(Number(meta.bytes) > 0)) {
+  if (!meta || typeof meta.url !== "string" || !(Number(meta.bytes) > 0) || !(Number(meta.packed) > 0)) {
     throw new Error("no snapshot in version.json");
   }
   const response = await fetchOK(new URL(meta.url, VERSION_URL).href);
@@ -102,7 +141,7 @@ export async function fetchSnapshot(info, fetchOK) {
     throw new Error("no DecompressionStream in this browser");
   }
   const stream = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
-  const bytes = new Uint8Array(Number(meta.bytes));
+  const bytes = new Uint8Array(Number(meta.packed));
   let offset = 0;
   const decoded = stream.getReader();
   for (;;) {
@@ -117,7 +156,7 @@ export async function fetchSnapshot(info, fetchOK) {
   if (offset !== bytes.byteLength) {
     throw new Error(`snapshot has ${offset} bytes, expected ${bytes.byteLength}`);
   }
-  return bytes;
+  return { packed: bytes, heap: unpackHeap(bytes, Number(meta.bytes)) };
 }
 
 function concat(a, b) {

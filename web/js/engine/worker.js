@@ -13,6 +13,8 @@
 //             worker stored in Cache Storage on an earlier start of this build
 //             (./snapshot.js), else the site's gzipped file, fetched while the runtime loads
 //             and decompressed natively (DecompressionStream), then stored raw after ready.
+//             Both hold the heap packed, without its runs of zeros (half the bytes to
+//             decompress or read back); unpacked into a zero-filled heap (./snapshot.js).
 //   fresh     plain loadPyodide(), micropip loaded by URL (the PyPI wheel we ship is not the
 //             one pyodide-lock.json describes), the wheels of version.json "wheels" (fetched
 //             from this site while Python starts) installed by micropip and imported, with
@@ -127,6 +129,7 @@ let snapshotSource = "network"; // "cache" when the raw copy was used
 let cachedProblem = null; // why a stored raw copy was not used (it is then deleted)
 const snapshotPromise = quiet(BAKED_INFO ? readSnapshot(BAKED_INFO) : infoPromise.then((info) => readSnapshot(info)));
 
+/** The snapshot, {packed, heap} (./snapshot.js): the stored raw copy, else the site's file. */
 async function readSnapshot(info) {
   const cached = await cachedSnapshot(info).catch((error) => {
     cachedProblem = message(error);
@@ -138,9 +141,16 @@ async function readSnapshot(info) {
     lap("snapshotRead");
     return cached;
   }
-  const bytes = await fetchSnapshot(info, fetchOK);
+  const snapshot = await fetchSnapshot(info, fetchOK);
   lap("snapshotRead");
-  return bytes;
+  return snapshot;
+}
+
+/** The heap for loadPyodide(), handed over once: this worker keeps no second copy of it. */
+function heapOf(snapshot) {
+  const { heap } = snapshot;
+  snapshot.heap = null;
+  return heap;
 }
 
 
@@ -197,7 +207,7 @@ function putWheelsOnPath(pyodide, wheels, datas) {
 
 async function restore(pyodideModule, info) {
   const lazy = lazyWheels(info);
-  const loading = pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: snapshotPromise }));
+  const loading = pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: quiet(snapshotPromise.then(heapOf)) }));
   // The lazy wheels once the runtime and the snapshot are on their way (or Pyodide is up).
   const fetchWheels = () => Promise.all(lazy.map((w) => fetchOK(w.url).then((r) => r.arrayBuffer())));
   const datas = quiet(Promise.race([downloads.asked, quiet(loading).then(() => {}, () => {})]).then(fetchWheels));
@@ -263,6 +273,7 @@ async function boot() {
     bootDone("snapshot", null);
     post({ type: "ready", version: info.version, build: info.build, path: "snapshot" });
     if (snapshotSource === "network") keepRawSnapshot(info, snapshotPromise); // not awaited
+    else snapshotPromise.then((snapshot) => (snapshot.packed = null)); // nothing kept
     return;
   } catch (error) {
     // A snapshot that could not be read says why; otherwise the restore itself failed.
@@ -281,12 +292,15 @@ async function boot() {
   if (snapshotSource === "cache") keepRawSnapshot(info, fetchSnapshot(info, fetchOK)); // refetched
 }
 
-/** Store the raw snapshot for the next start, after ready and without holding the requests
- * (boot() does not wait for it); tells the page how it went. */
-async function keepRawSnapshot(info, bytesPromise) {
+/** Store the raw (packed) snapshot for the next start, after ready and without holding the
+ * requests (boot() does not wait for it), then let it go; tells the page how it went. */
+async function keepRawSnapshot(info, pending) {
   let outcome;
   try {
-    outcome = await storeRawSnapshot(info, await bytesPromise);
+    const snapshot = await pending;
+    const { packed } = snapshot;
+    snapshot.packed = null;
+    outcome = await storeRawSnapshot(info, packed);
   } catch (error) {
     outcome = { stored: false, reason: message(error) };
   }
