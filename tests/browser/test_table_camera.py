@@ -81,9 +81,21 @@ def test_the_host_reads_the_answer_with_its_camera(
     write_y4m(video, answer)
     host.page.click("#tab-table")
     host.page.click("#table-scan")
-    host.page.wait_for_function(
-        "() => window.pyrules.table.peers().some((p) => p.connected)", timeout=60_000
-    )
+    try:
+        host.page.wait_for_function(
+            "() => window.pyrules.table.peers().some((p) => p.connected)", timeout=60_000
+        )
+    except Exception as error:  # say where it stopped: not read, or read and not connected
+        state = host.page.evaluate(
+            """() => ({
+              read: document.getElementById('table-answer-in').value,
+              notice: document.getElementById('table-notice').innerText,
+              scanning: !document.getElementById('table-video').hidden,
+              frame: document.getElementById('table-video').videoWidth,
+              peers: window.pyrules.table.peers(),
+            })"""
+        )
+        raise AssertionError(f"no player connected through the camera: {state}") from error
     assert host.page.input_value("#table-answer-in") == answer
     player.page.wait_for_selector("#table-player-state[data-state=connected]")
     host.check_clean()

@@ -12,8 +12,8 @@
 // The wasm is also compiled from its first byte (WebAssembly.compileStreaming of a clone),
 // not once loadPyodide() gets to it: loadPyodide() only instantiates after it has the
 // snapshot, so its own compile would follow the snapshot's read instead of running beside
-// it (0.3 s of WebKitGTK's start). Pyodide's instantiateStreaming() of that very response is
-// then answered with the module compiled here.
+// it. Pyodide's instantiateStreaming() of that very response is then answered with the
+// module compiled here.
 
 const SNAPSHOT = "engine/snapshot.bin.gz";
 // The timings of the runtime's downloads (their last byte in), for bench/engines.py's table.
