@@ -88,8 +88,8 @@ CHECK_STAGES: tuple[tuple[str, Any], ...] = (
 #: Test processes (pytest-xdist) when PYRULES_TEST_PROCESSES asks for them (e.g. 2): one
 #: process keeps two cores only 56 % busy, and two brought the whole CI command from about
 #: 1,080 s to 683-810 s; but two of three such runs each had one browser test time out (the
-#: camera's table link, the a11y test's combat step), which one process never showed. So
-#: `build.py test` runs one process unless asked (README, "The test suite").
+#: camera's table link, the a11y test's combat step), not yet explained. So `build.py test`
+#: runs one process unless asked (README, "The test suite").
 PROCESSES_VARIABLE = "PYRULES_TEST_PROCESSES"
 
 
