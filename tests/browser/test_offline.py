@@ -351,11 +351,9 @@ def test_update_banner_switches_build_and_keeps_history(
             timeout=BOOT_TIMEOUT_MS,
         )
         assert banner.text_content() == "Update"
-        # Tapped once the page has settled. Tapped while it still loads (Chromium, busy
-        # machine), the old worker is restarted by the page's requests, the new one never
-        # activates and even the fallback reload hangs: a known open bug (README, issue 25).
-        app.wait_ready()
-        app.page.wait_for_function("() => document.readyState === 'complete'")
+        # Tapped as soon as it shows, while the page may still load: the tap itself must not
+        # start loading the 3D dice (in Chromium, on a busy machine, a request to the old
+        # worker right after skip-waiting left the new one waiting and the reload hung).
         # Downloaded in the background, with the rest of version 2, before the player asks
         # (not its snapshot: the offline copy holds no gzipped snapshot).
         waiting_cache = f"pyrules:/:{info2['build']}"
@@ -376,10 +374,15 @@ def test_update_banner_switches_build_and_keeps_history(
             "framenavigated",
             lambda frame: navigations.append(frame.url) if frame == app.page.main_frame else None,
         )
+        # What the old page asks for from the tap until the new one commits.
+        asked: list[str] = []
+        app.page.on("request", lambda request: None if navigations else asked.append(request.url))
         with app.page.expect_navigation():
             banner.click()
         app.wait_ready()
         assert app.page.evaluate("() => window.pyrules.ready")["build"] == info2["build"]
+        # The tap on "Update" loaded no 3D dice (three.js, cannon-es, the dice chunk).
+        assert not [u for u in asked if re.search(r"dice3d|three|cannon", u)], asked
         # The first start of version 2 restored version 2's snapshot, from the site (not
         # version 1's raw copy), and kept it raw in place of version 1's.
         boot = app.page.evaluate(

@@ -1,7 +1,8 @@
 // Offline support, page side: registers the service worker (sw.js), says when the app is
 // ready to work offline, shows when the network is gone, and offers to update when a new
 // build has been published. It only adds its own DOM nodes (a status badge and an update
-// banner), styled by css/pwa.css; no inline styles (CSP).
+// banner), styled by css/pwa.css, and marks <html data-leaving> once an update is asked;
+// no inline styles (CSP).
 //
 // Updates are never forced: a new build installs in the background and waits; the banner
 // "Nouvelle version disponible — Mettre à jour" lets the player choose the moment. The
@@ -68,7 +69,9 @@ const badgeText = el("span", "pwa-status-text");
 badge.append(badgeIcon, badgeText);
 
 // The live region stays in the page; its content appears when there is something to say.
-const banner = el("div", "pwa-update", { id: "pwa-update", role: "status" });
+// Its buttons reload the page: a touch on them does not start the 3D dice's warm-up
+// (stage3d.js, data-leaves-page).
+const banner = el("div", "pwa-update", { id: "pwa-update", role: "status", "data-leaves-page": "" });
 
 function mount() {
   const tools = document.querySelector(".header-tools");
@@ -274,6 +277,9 @@ function applyUpdate() {
     return;
   }
   updating = true;
+  // From now on the page loads nothing more (stage3d.js): a request to the old worker just
+  // after skip-waiting left Chromium's new worker waiting, and even the fallback reload hung.
+  document.documentElement.setAttribute("data-leaving", "");
   render();
   waiting.postMessage({ type: "skip-waiting" });
   setTimeout(reload, RELOAD_FALLBACK_MS); // in case the controller change never comes

@@ -32,7 +32,7 @@ let failed3d = false;
  */
 export function preload3d() {
   keepAwake(); // the app is ready: the screen stays awake from now on (setting)
-  if (prefs.mode !== "3d" || failed3d || !hasWebGL()) return Promise.resolve(null);
+  if (prefs.mode !== "3d" || failed3d || leaving() || !hasWebGL()) return Promise.resolve(null);
   dice3d ??= import("./dice3d.js")
     .then((module) => {
       // Warmed up in the background: a throw that comes first stops it and goes on at once.
@@ -64,6 +64,16 @@ export function preload3d() {
   return dice3d;
 }
 
+/**
+ * The page is about to be replaced (pwa.js marks <html data-leaving> when "Mettre à jour" is
+ * tapped): nothing more is loaded. Chromium, on a busy machine, left the new build's service
+ * worker waiting for good when the page's requests restarted the old one right after the
+ * tap, and the reload into the new build never came (tests/browser/test_offline.py).
+ */
+function leaving() {
+  return document.documentElement.hasAttribute("data-leaving");
+}
+
 /** How long after ready the 3D dice wait before warming up, unless the player touches first. */
 export const WARM_AFTER_MS = 3000;
 const FIRST_TOUCH = ["pointerdown", "keydown"];
@@ -79,7 +89,9 @@ const FIRST_TOUCH = ["pointerdown", "keydown"];
 export function preload3dSoon(delay = WARM_AFTER_MS) {
   keepAwake();
   let timer = null;
-  const start = () => {
+  const start = (event) => {
+    // A control that leaves the page (the update banner's) is no reason to load the dice.
+    if (event && event.target && event.target.closest && event.target.closest("[data-leaves-page]")) return;
     clearTimeout(timer);
     for (const type of FIRST_TOUCH) removeEventListener(type, start, true);
     preload3d();
