@@ -328,8 +328,8 @@ def report(rows: dict[str, dict[str, list[Any]]], sites: list[str], rounds: int,
 
 #: The worker's steps (worker.js `timings`), in boot order.
 STEPS = (
-    "script", "pyodideModule", "stdlibLoaded", "snapshotRead", "wasmLoaded", "loadPyodide",
-    "ready",
+    "script", "pyodideModule", "stdlibLoaded", "snapshotRead", "wasmLoaded", "wasmCompiled",
+    "loadPyodide", "ready",
 )
 
 
@@ -340,10 +340,10 @@ def steps_report(rows: dict[str, dict[str, list[Any]]], sites: list[str]) -> str
         "Where the time went: the worker's own steps, ms from navigation start (medians):"
         " `script` the worker runs, `snapshotRead` the snapshot is in memory (fetched and"
         " gunzipped, or read raw from the cache), `stdlibLoaded` and `wasmLoaded` the last"
-        " byte of the standard library and of the wasm in (the wasm compiles while it"
-        " downloads), `loadPyodide` the runtime is up with the"
-        " heap restored, `ready` the engine answered its version; `source` where the snapshot"
-        " came from.",
+        " byte of the standard library and of the wasm in, `wasmCompiled` the wasm compiled"
+        " (from its first byte, beside the snapshot's read), `loadPyodide` the runtime is up"
+        " with the heap restored, `ready` the engine answered its version; `source` where the"
+        " snapshot came from.",
         "",
         "| engine | site | visit | " + " | ".join(STEPS) + " | source |",
         "|---|---|---|" + "---|" * len(STEPS) + "---|",

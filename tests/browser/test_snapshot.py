@@ -98,6 +98,9 @@ def test_first_visit_restores_the_build_snapshot(new_app: Any, site: str) -> Non
     timings = found["detail"]["timings"]
     assert "snapshotRead" in timings and "loadPyodide" in timings
     assert "micropip" not in timings and "installed" not in timings
+    # The wasm was compiled from the worker's own early request, and that module is the one
+    # the runtime was instantiated with (downloads.js answers Pyodide's instantiateStreaming).
+    assert timings["wasmCompiled"] <= timings["wasmInstantiated"] <= timings["loadPyodide"]
     app.check_clean()
     app.context.close()
 

@@ -8,6 +8,12 @@
 // have one). Only the three big files are counted (the snapshot leaves the list when its
 // stored raw copy is used; nothing is counted after the boot). Once all are in, what remains
 // is restoring (or starting) Python.
+//
+// The wasm is also compiled from its first byte (WebAssembly.compileStreaming of a clone),
+// not once loadPyodide() gets to it: loadPyodide() only instantiates after it has the
+// snapshot, so its own compile would follow the snapshot's read instead of running beside
+// it. Pyodide's instantiateStreaming() of that very response is then answered with the
+// module compiled here.
 
 const SNAPSHOT = "engine/snapshot.bin.gz";
 // The timings of the runtime's downloads (their last byte in), for bench/engines.py's table.
@@ -26,7 +32,9 @@ function quiet(promise) {
  *                     same URL gets that response (once each). In WebKit and Firefox a
  *                     worker's downloads go through the page's main thread, busy with the
  *                     page's own start (parsing, the first paint, main.js): asked early, they
- *                     come in meanwhile instead of after it
+ *                     come in meanwhile instead of after it; the wasm is compiled as
+ *                     it comes in (laps "wasmCompiled", then "wasmInstantiated" once
+ *                     Pyodide's instantiation got that module)
  *   snapshotStored()  the snapshot is the raw copy kept in the cache: not downloaded
  *   over()            the boot is done: nothing more is counted
  *   asked             resolved once the answers for the wasm and the snapshot have begun
@@ -87,6 +95,7 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
         const url = new URL(file, pyodideDir).href;
         early.set(url, quiet(originalFetch(url, { credentials: "same-origin" })));
       }
+      compileEarly(early.get(new URL("pyodide.asm.wasm", pyodideDir).href), lap);
     },
     snapshotStored() {
       noteAsked("/" + SNAPSHOT);
@@ -95,5 +104,38 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
     over() {
       bytes.over = true;
     },
+  };
+}
+
+/**
+ * Compile the runtime's wasm from `responsePromise` as it streams in, and answer Pyodide's
+ * WebAssembly.instantiateStreaming() of that same Response with the compiled module. Any
+ * other source goes to the browser's own function; a compile that failed (a wrong MIME type,
+ * say) instantiates from the bytes instead, as Pyodide would not.
+ */
+function compileEarly(responsePromise, lap) {
+  const compiled = quiet(
+    responsePromise.then(async (response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const module = await WebAssembly.compileStreaming(response.clone());
+      lap("wasmCompiled");
+      return module;
+    }),
+  );
+  const instantiateStreaming = WebAssembly.instantiateStreaming.bind(WebAssembly);
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const response = await source;
+    if (response !== (await responsePromise.catch(() => null))) return instantiateStreaming(response, imports);
+    WebAssembly.instantiateStreaming = instantiateStreaming; // once: it was the runtime's
+    let module;
+    try {
+      module = await compiled;
+    } catch {
+      return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+    }
+    quiet(response.body ? response.body.cancel() : Promise.resolve());
+    const instance = await WebAssembly.instantiate(module, imports);
+    lap("wasmInstantiated"); // from the module compiled here
+    return { module, instance };
   };
 }
