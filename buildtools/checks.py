@@ -85,21 +85,22 @@ CHECK_STAGES: tuple[tuple[str, Any], ...] = (
 )
 
 
-#: Test processes (pytest-xdist) when PYRULES_TEST_PROCESSES asks for them (e.g. 2): one
-#: process keeps two cores only 56 % busy, and two brought the whole CI command from about
-#: 1,080 s to 683-810 s; but two of three such runs each had one browser test time out (the
-#: camera's table link, the a11y test's combat step), not yet explained. So `build.py test`
-#: runs one process unless asked (README, "The test suite").
+#: Test processes (pytest-xdist): two unless PYRULES_TEST_PROCESSES says otherwise (1 for
+#: one). One process keeps two cores only 56 % busy; two bring the whole CI command from
+#: about 1,030-1,130 s to 680-850 s, inside the 15-minute budget. The browser-test timeouts
+#: that kept one process the default for a while were, as far as traced, load races in the
+#: app (the update banner's, README "Performance"), not the two processes.
 PROCESSES_VARIABLE = "PYRULES_TEST_PROCESSES"
+DEFAULT_PROCESSES = 2
 
 
 def pytest_processes(args: list[str], environ: Any = os.environ) -> list[str]:
-    """pytest-xdist's options for `build.py test`: PYRULES_TEST_PROCESSES processes (none when
-    it is unset, 0 or 1), each taking whole test files (a module's page is booted once, in
-    one process), unless the arguments choose themselves (-n, --dist, -p no:xdist) or
-    pytest-xdist is not installed."""
+    """pytest-xdist's options for `build.py test`: PYRULES_TEST_PROCESSES processes (two when
+    it is unset or not a number; none for 0 or 1), each taking whole test files (a module's
+    page is booted once, in one process), unless the arguments choose themselves (-n,
+    --dist, -p no:xdist) or pytest-xdist is not installed."""
     wanted = str(environ.get(PROCESSES_VARIABLE, "")).strip()
-    count = int(wanted) if wanted.isdigit() else 0
+    count = int(wanted) if wanted.isdigit() else DEFAULT_PROCESSES
     chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) for a in args)
     if count < 2 or chosen or "no:xdist" in args or importlib.util.find_spec("xdist") is None:
         return []

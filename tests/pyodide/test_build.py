@@ -483,15 +483,17 @@ def test_the_offline_copy_fits_in_15_mb(dist_dir: Path) -> None:
     assert precache["bytes"] <= 15_000_000, precache["bytes"]
 
 
-def test_the_test_command_runs_test_processes_only_when_asked() -> None:
+def test_the_test_command_runs_two_test_processes_unless_told() -> None:
     from buildtools.checks import pytest_processes
 
     pytest.importorskip("xdist")
     two = {"PYRULES_TEST_PROCESSES": "2"}
-    assert pytest_processes([], {}) == []
-    assert pytest_processes([], {"PYRULES_TEST_PROCESSES": "1"}) == []
-    assert pytest_processes([], {"PYRULES_TEST_PROCESSES": "two"}) == []
-    assert pytest_processes([], two) == ["-n", "2", "--dist", "loadfile"]
+    variable = "PYRULES_TEST_PROCESSES"
+    assert pytest_processes([], {}) == ["-n", "2", "--dist", "loadfile"]
+    assert pytest_processes([], {variable: "1"}) == []
+    assert pytest_processes([], {variable: "0"}) == []
+    assert pytest_processes([], {variable: "two"}) == ["-n", "2", "--dist", "loadfile"]
+    assert pytest_processes([], {variable: "3"}) == ["-n", "3", "--dist", "loadfile"]
     assert pytest_processes(["-k", "pool"], two) == ["-n", "2", "--dist", "loadfile"]
     for own in (["-n", "0"], ["-n1"], ["--numprocesses=3"], ["-p", "no:xdist"], ["--dist=load"]):
         assert pytest_processes(own, two) == [], own
