@@ -249,19 +249,25 @@ function workerless() {
   return Boolean(registration) && !registration.installing && !registration.waiting && !registration.active;
 }
 
+let reinstallTimer = null;
 /**
  * A first install that failed (a file could not be fetched: the network dropped, a deploy
  * was half published) leaves no worker at all, and nothing would try again before the next
  * start: register again, a few times, further and further apart. The new install keeps the
  * files already cached. A failed update is left alone: the installed build still works.
+ * Whether the registration is left with no worker is decided when the timer fires, not
+ * now: an install can fail before the page has followed its worker, and the registration's
+ * attributes and a worker's state reach the page separately, in either order.
  */
 function reinstallIfNone() {
-  if (!workerless() || reinstalls >= REINSTALL_AFTER_MS.length) return;
-  setTimeout(async () => {
-    if (!workerless()) return;
+  if (reinstallTimer !== null || reinstalls >= REINSTALL_AFTER_MS.length) return;
+  reinstallTimer = setTimeout(async () => {
+    reinstallTimer = null;
+    if (!workerless()) return; // installed, or still installing (followed: it calls again)
+    reinstalls += 1;
     console.warn("[pwa] the offline copy could not be installed; trying again");
     await register();
-  }, REINSTALL_AFTER_MS[reinstalls++]);
+  }, REINSTALL_AFTER_MS[reinstalls]);
 }
 
 function reload() {
