@@ -23,6 +23,12 @@ def log_has(app: App, predicate: str, arg: Any = None) -> Any:
     return handle.json_value()
 
 
+# The GM's accept, bounded only so that one that never ends fails (and says so) instead of
+# hanging the run: a page evaluation has no timeout of its own.
+ACCEPT_BOUNDED = """(text) => Promise.race([window.pyrules.table.accept(text),
+    new Promise((resolve) => setTimeout(() => resolve("still waiting"), 120000))])"""
+
+
 def join(host: App, player: App, name: str) -> str:
     """Invite -> the player opens the link -> its answer text -> the host accepts it."""
     link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
@@ -31,7 +37,7 @@ def join(host: App, player: App, name: str) -> str:
     player.wait_ready()
     player.page.fill("#table-name", name)
     answer = player.page.evaluate("() => window.pyrules.table.answer()")
-    result = host.page.evaluate("(text) => window.pyrules.table.accept(text)", answer)
+    result = host.page.evaluate(ACCEPT_BOUNDED, answer)
     assert result == {"ok": True}, result
     player.page.wait_for_selector("#table-player-state[data-state=connected]")
     return answer
@@ -297,12 +303,7 @@ def test_a_player_linked_but_silent_is_told_not_waited_for(
     answer = quiet.page.evaluate("() => window.pyrules.table.answer()")
     limits = host.page.evaluate("() => window.pyrules.debug.tableLimits({connect: 3000})")
     try:
-        # Bounded here only so that the old behaviour (no end at all) fails instead of hanging.
-        result = host.page.evaluate(
-            """(text) => Promise.race([window.pyrules.table.accept(text),
-                new Promise((resolve) => setTimeout(() => resolve("still waiting"), 60000))])""",
-            answer,
-        )
+        result = host.page.evaluate(ACCEPT_BOUNDED, answer)
     finally:
         host.page.evaluate("(limits) => window.pyrules.debug.tableLimits(limits)", limits)
     assert result == {"ok": False, "error": "silent"}
