@@ -163,10 +163,16 @@ class App:
                   const db = open.result;
                   const stores = [...db.objectStoreNames];
                   if (!stores.length) { db.close(); return resolve(); }
-                  const tx = db.transaction(stores, "readwrite");
-                  for (const name of stores) tx.objectStore(name).clear();
-                  tx.oncomplete = () => { db.close(); resolve(); };
-                  tx.onerror = () => { db.close(); resolve(); };
+                  const done = () => { db.close(); resolve(); };
+                  try {
+                    const tx = db.transaction(stores, "readwrite");
+                    for (const name of stores) tx.objectStore(name).clear();
+                    tx.oncomplete = done;
+                    tx.onerror = done;
+                    tx.onabort = done;
+                  } catch {
+                    done(); // a database being changed meanwhile: nothing to wait for
+                  }
                 };
                 open.onerror = () => resolve();
               });

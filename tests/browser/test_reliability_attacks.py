@@ -31,25 +31,9 @@ def app(new_app: Any, site: str) -> Iterator[App]:
 
 
 def reset(app: App) -> None:
-    """Empty storage (both kinds) and reload: each test starts from a first visit."""
-    app.page.evaluate(
-        """async () => {
-          localStorage.clear();
-          await new Promise((resolve) => {
-            const open = indexedDB.open("pyrules");
-            open.onsuccess = () => {
-              const db = open.result;
-              if (!db.objectStoreNames.contains("characters")) { db.close(); return resolve(); }
-              const tx = db.transaction(["characters", "quarantine"], "readwrite");
-              tx.objectStore("characters").clear();
-              tx.objectStore("quarantine").clear();
-              tx.oncomplete = () => { db.close(); resolve(); };
-            };
-            open.onerror = () => resolve();
-          });
-        }"""
-    )
-    app.reload()
+    """Each test starts from a first visit: App.reset (both storages and every IndexedDB
+    store emptied, whatever the database holds, then the app opened again without a link)."""
+    app.reset()
 
 
 def store(app: App, values: dict[str, Any]) -> None:
