@@ -89,8 +89,8 @@ CHECK_STAGES: tuple[tuple[str, Any], ...] = (
 #: one). One process keeps two cores only 56 % busy; two bring the whole CI command from
 #: about 1,030-1,130 s to 680-850 s, inside the 15-minute budget. Two earlier two-process
 #: runs each had one browser test time out (the camera's table link, the a11y test's combat
-#: step), never explained; since the app's update race was mended (README, "The test
-#: suite"), every two-process run of the whole suite has passed.
+#: step), never explained; on 2 December (the session after) two quiet two-process runs
+#: passed, and one beside two CPU hogs hung on a table join (README, "The test suite").
 PROCESSES_VARIABLE = "PYRULES_TEST_PROCESSES"
 DEFAULT_PROCESSES = 2
 
