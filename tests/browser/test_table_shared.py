@@ -280,38 +280,6 @@ def test_devices_that_cannot_reach_each_other_are_told_so(table: tuple[App, App,
     assert len(peers(host)) == 2
 
 
-def test_a_player_linked_but_silent_is_told_not_waited_for(
-    table: tuple[App, App, App], new_app: Any, site: str
-) -> None:
-    """The channel opens but the player's hello never comes (its page stuck or gone): the
-    GM's accept ends with "silent" after the channel wait instead of waiting for ever."""
-    host, _one, _two = table
-    quiet = new_app(site)
-    link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
-    quiet.page.goto(link)
-    quiet.wait_ready()
-    quiet.page.fill("#table-name", "Muet")
-    # This player's page sends nothing on the channel: its hello is dropped.
-    quiet.page.evaluate(
-        """() => {
-          const send = RTCDataChannel.prototype.send;
-          RTCDataChannel.prototype.send = function (data) {
-            if (!String(data).includes('"hello"')) return send.call(this, data);
-          };
-        }"""
-    )
-    answer = quiet.page.evaluate("() => window.pyrules.table.answer()")
-    limits = host.page.evaluate("() => window.pyrules.debug.tableLimits({connect: 3000})")
-    try:
-        result = host.page.evaluate(ACCEPT_BOUNDED, answer)
-    finally:
-        host.page.evaluate("(limits) => window.pyrules.debug.tableLimits(limits)", limits)
-    assert result == {"ok": False, "error": "silent"}
-    assert "ne s’est pas présenté" in host.page.inner_text("#table-notice")
-    assert [p["name"] for p in peers(host)] == ["Aïcha", "Bruno"]
-    quiet.context.close()
-
-
 def test_a_quick_roll_from_a_character_sheet_reaches_the_table(
     table: tuple[App, App, App],
 ) -> None:

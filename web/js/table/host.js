@@ -81,7 +81,7 @@ export class TableHost {
 
   /**
    * A player's answer text. Resolves {ok: true, id} once the player has said hello, or
-   * {ok: false, error, message?} ("bad-answer", "no-invite", "unreachable", "silent", "closed", or
+   * {ok: false, error, message?} ("bad-answer", "no-invite", "unreachable", "closed", or
    * "full" with the engine's message).
    */
   async accept(text) {
@@ -103,7 +103,7 @@ export class TableHost {
       peer.onOpen = () => (conn.lastSeen = Date.now());
       peer.onClose = (reason) => {
         if (conn.player) this.gone(conn.player, conn);
-        else resolve({ ok: false, error: reason === "unreachable" || reason === "silent" ? reason : "closed" });
+        else resolve({ ok: false, error: reason === "unreachable" ? "unreachable" : "closed" });
       };
     });
   }

@@ -29,16 +29,13 @@ function gathered(pc) {
 
 /**
  * One link to one device. Events: onOpen(), onMessage(text), onClose(reason) where
- * reason is "closed" (the other side left or the link broke), "unreachable" (no channel)
- * or "silent" (a channel, but not a word on it).
+ * reason is "closed" (the other side left or the link broke) or "unreachable".
  */
 export class Peer {
   constructor() {
     this.pc = new RTCPeerConnection(CONFIG);
     this.channel = null;
     this.open = false;
-    this.heard = false; // a message came on the channel
-    this.watching = false; // host side, after the answer: the waits of watchConnect()
     this.closed = false;
     this.onOpen = () => {};
     this.onMessage = () => {};
@@ -52,20 +49,12 @@ export class Peer {
 
   wire(channel) {
     this.channel = channel;
-    const opened = () => {
-      if (this.open || this.closed) return;
+    channel.addEventListener("open", () => {
       this.open = true;
       clearTimeout(this.limit);
-      // Host side: a channel open but silent (the player's page stuck or gone before its
-      // hello) is closed after the same wait, so that the GM's "accept" does not wait forever.
-      if (this.watching) this.limit = setTimeout(() => this.heard || this.close("silent"), LIMITS.connect);
       this.onOpen();
-    };
-    channel.addEventListener("open", opened);
-    if (channel.readyState === "open") queueMicrotask(opened); // already open when handed over
+    });
     channel.addEventListener("message", (event) => {
-      if (!this.heard) clearTimeout(this.limit);
-      this.heard = true;
       if (typeof event.data === "string") this.onMessage(event.data);
     });
     channel.addEventListener("close", () => this.close("closed"));
@@ -99,12 +88,8 @@ export class Peer {
     return compactSDP(this.pc.localDescription.sdp);
   }
 
-  /**
-   * After the answer: the channel must open within LIMITS.connect, else "unreachable", and
-   * the other side must then say something within LIMITS.connect, else "silent".
-   */
+  /** After the answer: the channel must open within LIMITS.connect, else "unreachable". */
   watchConnect() {
-    this.watching = true;
     this.limit = setTimeout(() => {
       if (!this.open) this.close("unreachable");
     }, LIMITS.connect);
