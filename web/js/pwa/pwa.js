@@ -69,9 +69,7 @@ const badgeText = el("span", "pwa-status-text");
 badge.append(badgeIcon, badgeText);
 
 // The live region stays in the page; its content appears when there is something to say.
-// Its buttons reload the page: a touch on them does not start the 3D dice's warm-up
-// (stage3d.js, data-leaves-page).
-const banner = el("div", "pwa-update", { id: "pwa-update", role: "status", "data-leaves-page": "" });
+const banner = el("div", "pwa-update", { id: "pwa-update", role: "status" });
 
 function mount() {
   const tools = document.querySelector(".header-tools");
@@ -119,7 +117,8 @@ function renderBanner() {
   const keep = el("span", "pwa-update-keep");
   keep.textContent = text("keep");
   message.append(title, " ", keep);
-  const primary = el("button", "pwa-button pwa-button--primary", { type: "button", "data-action": "update" });
+  // It reloads the page: a touch on it does not start the 3D dice's warm-up (stage3d.js).
+  const primary = el("button", "pwa-button pwa-button--primary", { type: "button", "data-action": "update", "data-leaves-page": "" });
   primary.textContent = text(updating ? "updating" : waiting ? "updateButton" : "reload");
   primary.disabled = updating;
   primary.addEventListener("click", applyUpdate);

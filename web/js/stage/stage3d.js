@@ -91,7 +91,7 @@ export function preload3dSoon(delay = WARM_AFTER_MS) {
   let timer = null;
   const start = (event) => {
     // A control that leaves the page (the update banner's) is no reason to load the dice.
-    if (event && event.target && event.target.closest && event.target.closest("[data-leaves-page]")) return;
+    if (event?.target?.closest?.("[data-leaves-page]")) return;
     clearTimeout(timer);
     for (const type of FIRST_TOUCH) removeEventListener(type, start, true);
     preload3d();
