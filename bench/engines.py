@@ -66,7 +66,7 @@ if (!m) return null;
 const shift = m.detail.origin - performance.timeOrigin;
 const at = Object.fromEntries(
   Object.entries(m.detail.timings || {}).map(([k, v]) => [k, Math.round(v + shift)]));
-return [m.name.split(':').pop(), m.detail.source || null, at, m.detail.readBy || null];"""
+return [m.name.split(':').pop(), m.detail.source || null, at];"""
 BARE_AT = "return performance.getEntriesByName('bare:ready')[0].startTime;"
 #: The floor: what any page that runs this Pyodide in a worker must at least do before it can
 #: answer, and nothing else: start a worker, compile the runtime's wasm (streaming) and have
@@ -343,8 +343,7 @@ def steps_report(rows: dict[str, dict[str, list[Any]]], sites: list[str]) -> str
         " byte of the standard library and of the wasm in, `wasmCompiled` the wasm compiled"
         " (from its first byte, beside the snapshot's read), `loadPyodide` the runtime is up"
         " with the heap restored, `ready` the engine answered its version; `source` where the"
-        " snapshot came from, and which thread read it (`reader`: the snapshot's own worker;"
-        " `worker`: the engine's).",
+        " snapshot came from.",
         "",
         "| engine | site | visit | " + " | ".join(STEPS) + " | source |",
         "|---|---|---|" + "---|" * len(STEPS) + "---|",
@@ -360,9 +359,7 @@ def steps_report(rows: dict[str, dict[str, list[Any]]], sites: list[str]) -> str
                 for step in STEPS:
                     values = [m[2][step] for m in marks if step in (m[2] or {})]
                     cells.append(f"{statistics.median(values):,.0f}" if values else "–")
-                sources = sorted(
-                    {"/".join(str(x) for x in (m[0], m[1], *m[3:]) if x) for m in marks}
-                )
+                sources = sorted({f"{m[0]}/{m[1]}" if m[1] else m[0] for m in marks})
                 lines.append(
                     f"| {name} | {site} | {visit} | " + " | ".join(cells)
                     + f" | {', '.join(sources) or '–'} |"

@@ -12,8 +12,7 @@
   from index.html's head) stays a file, minified (minify_web); the vendored libraries stay in
   dist/vendor/.
 - The engine worker (WORKER_ENTRY): web/js/engine/worker.js and what it imports, one file,
-  so a starting worker asks for no second script before the runtime and the snapshot; and
-  the snapshot's reader (READER_ENTRY), the worker it starts to read the snapshot, the same way.
+  so a starting worker asks for no second script before the runtime and the snapshot.
 
 No output may hold eval or new Function (the page's CSP forbids them): the build checks.
 """
@@ -35,9 +34,6 @@ ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 #: The worker's entry module (web/) and where its bundle goes in dist/.
 WORKER_ENTRY = ROOT / "web" / "js" / "engine" / "worker.js"
 WORKER_FILE = "js/engine/worker.js"
-#: The snapshot's reader, a worker the engine's worker starts (web/js/engine/reader.js).
-READER_ENTRY = ROOT / "web" / "js" / "engine" / "reader.js"
-READER_FILE = "js/engine/reader.js"
 #: The page's bundler (esbuild's API from Node): main.js and pwa.js with the modules they
 #: import, and the stylesheets index.html links.
 PAGE_BUNDLER = ROOT / "tools" / "bundle-page.mjs"
@@ -212,12 +208,10 @@ def minify_web(files: dict[str, Path]) -> dict[str, bytes]:
 
 
 def worker_bundle(entry: Path = WORKER_ENTRY) -> bytes:
-    """A worker (the engine's, or the snapshot's reader) and the modules it imports, one ES
-    module (not minified)."""
+    """The engine worker and the modules it imports, one ES module (not minified)."""
     ensure_esbuild()
     sources = sorted(p for p in entry.parent.glob("*.js"))
-    key = [_esbuild_id(), b"worker", entry.name.encode()]
-    key += [p.name.encode() + p.read_bytes() for p in sources]
+    key = [_esbuild_id(), b"worker", *(p.name.encode() + p.read_bytes() for p in sources)]
     args = [str(entry.relative_to(ROOT)), "--bundle", "--format=esm", "--target=es2020"]
     return _cached(key, lambda: esbuild(args))
 

@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from .bundle import (
-    READER_ENTRY,
-    READER_FILE,
     WORKER_FILE,
     bundled_by_page,
     minify_file,
@@ -186,7 +184,6 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     generated.update(vendor_files())
     generated.update(vendor_bundles())
     plan[WORKER_FILE] = worker_bundle()
-    plan[READER_FILE] = worker_bundle(READER_ENTRY)
     engine_wheels.append((name, wheel, PYRULES_IMPORTS))
     snapshot, snapshot_bytes = make_snapshot(pyodide_dir, micropip, engine_wheels)
     generated[SNAPSHOT_FILE] = snapshot

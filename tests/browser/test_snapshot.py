@@ -101,10 +101,6 @@ def test_first_visit_restores_the_build_snapshot(new_app: Any, site: str) -> Non
     # The wasm was compiled from the worker's own early request, and that module is the one
     # the runtime was instantiated with (downloads.js answers Pyodide's instantiateStreaming).
     assert timings["wasmCompiled"] <= timings["wasmInstantiated"] <= timings["loadPyodide"]
-    # The snapshot was read by its own thread (js/engine/reader.js), into the heap Pyodide
-    # held from its start: restored only once read.
-    assert found["detail"]["readBy"] == "reader"
-    assert timings["snapshotRead"] <= timings["loadPyodide"]
     app.check_clean()
     app.context.close()
 
@@ -219,30 +215,6 @@ def test_a_broken_snapshot_falls_back_to_a_normal_boot(
     app.context.close()
 
 
-def test_without_its_reader_the_worker_reads_the_snapshot_itself(
-    new_app: Any, dist_dir: Path, tmp_path: Path
-) -> None:
-    """The snapshot's reader (a worker the engine's worker starts) cannot start, its script
-    missing from the site: the engine's worker reads the snapshot in its own thread, and the
-    boot is the same."""
-    site = tmp_path / "site"
-    shutil.copytree(dist_dir, site)
-    (site / build.READER_FILE).unlink()
-    with build.serving(site) as url:
-        app = new_app(url, service_workers="block")
-        app.expected_errors = ["404"]
-        try:
-            app.open()
-            found = boot_mark(app)
-            assert found["name"] == "pyrules:boot:snapshot"
-            assert found["detail"]["readBy"] == "worker"
-            assert found["detail"]["source"] == "network"
-            app.roll_matches("pool", {}, seed=11)
-            app.check_clean()
-        finally:
-            app.context.close()  # before the server goes
-
-
 # --------------------------------------------------------------------------- the boot's requests
 
 
@@ -282,9 +254,8 @@ def test_the_boot_asks_for_nothing_before_the_runtime_and_the_snapshot(
     new_app: Any, dist_dir: Path
 ) -> None:
     """From the server's log: the first requests of the worker (those whose Referer is the
-    worker, the snapshot's reader it starts, or Pyodide's loader) are the runtime's files,
-    the reader and the snapshot, until both the wasm and the snapshot are asked for; no
-    version.json or anything else before them."""
+    worker or Pyodide's loader) are the runtime's files and the snapshot, until both the
+    wasm and the snapshot are asked for; no version.json or anything else before them."""
     with logged_site(dist_dir) as (url, log):
         app = new_app(url, service_workers="block")
         try:
@@ -296,21 +267,17 @@ def test_the_boot_asks_for_nothing_before_the_runtime_and_the_snapshot(
 def check_request_order(app: App, url: str, log: list[tuple[str, str]]) -> None:
     """The worker's requests, in the order the server got them (see the test above)."""
     app.open()
-    workers = {url + build.WORKER_FILE, url + build.READER_FILE}
+    worker_url = url + build.WORKER_FILE
     from_worker = [
         path.lstrip("/")
         for path, referer in list(log)
-        if referer in workers or referer.startswith(url + "pyodide/")
+        if referer == worker_url or referer.startswith(url + "pyodide/")
     ]
     needed = {"pyodide/pyodide.asm.wasm", build.SNAPSHOT_FILE}
     assert needed <= set(from_worker), from_worker
     until = max(from_worker.index(rel) for rel in needed)
     early = from_worker[: until + 1]
-    allowed = RUNTIME | {build.READER_FILE}
-    assert set(early) <= allowed, f"asked before the runtime and the snapshot: {early}"
-    # The reader comes after the runtime's own files: it is asked for last of them.
-    if build.READER_FILE in early:
-        assert early.index("pyodide/pyodide.asm.wasm") < early.index(build.READER_FILE)
+    assert set(early) <= RUNTIME, f"asked before the runtime and the snapshot: {early}"
     assert "version.json" not in [path.lstrip("/") for path, _ in log]
     app.check_clean()
 

@@ -218,7 +218,7 @@ def test_dist_layout(dist_dir: Path) -> None:
     expected = (
         set(own)
         | set(bundle)
-        | {build.WORKER_FILE, build.READER_FILE}
+        | {build.WORKER_FILE}
         | {f"pyodide/{n}" for n in build.PYODIDE_FILES}
         | {info["wheel"], info["micropip"], "systems.json", ".nojekyll", *build.GENERATED}
         | {w["url"] for w in info["wheels"]}
@@ -348,9 +348,7 @@ def test_the_page_is_bundled(dist_dir: Path) -> None:
     of the bundle names a file of dist/."""
     scripts = sorted(p.relative_to(dist_dir).as_posix() for p in (dist_dir / "js").rglob("*.js"))
     others = [s for s in scripts if not s.startswith("js/chunks/")]
-    assert others == [
-        build.EARLY_FILE, build.READER_FILE, build.WORKER_FILE, "js/main.js", "js/pwa/pwa.js"
-    ]
+    assert others == [build.EARLY_FILE, build.WORKER_FILE, "js/main.js", "js/pwa/pwa.js"]
     assert 1 <= len(scripts) - len(others) <= 6, scripts
     assert sorted(p.name for p in (dist_dir / "css").iterdir()) == ["app.css"]
     head = (dist_dir / "index.html").read_text(encoding="utf-8").split("</head>")[0]
@@ -419,12 +417,6 @@ def test_the_worker_is_one_baked_bundle(dist_dir: Path) -> None:
     assert build.unbake(text).encode() == build.worker_bundle()
     for word in build.FORBIDDEN:
         assert word not in text.encode()
-    # The snapshot's reader, the worker it starts, is one bundle too (nothing baked in: it
-    # is told version.json's content by the worker).
-    reader = (dist_dir / build.READER_FILE).read_bytes()
-    assert not re.search(static, reader.decode(), re.M), "a static import is left in the reader"
-    assert reader == build.worker_bundle(build.READER_ENTRY)
-    assert b"./reader.js" in text.encode()
 
 
 def test_the_runtime_leaves_out_what_the_site_never_loads(dist_dir: Path) -> None:

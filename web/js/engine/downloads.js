@@ -35,8 +35,6 @@ function quiet(promise) {
  *                     come in meanwhile instead of after it; the wasm is compiled as
  *                     it comes in (laps "wasmCompiled", then "wasmInstantiated" once
  *                     Pyodide's instantiation got that module)
- *   snapshotBytes(total, loaded)  the snapshot's download, as another thread fetches it
- *                     (./reader.js): counted like the files fetched here
  *   snapshotStored()  the snapshot is the raw copy kept in the cache: not downloaded
  *   over()            the boot is done: nothing more is counted
  *   asked             resolved once the answers for the wasm and the snapshot have begun
@@ -46,7 +44,6 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
   const bytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0, over: false };
   const early = new Map();
   const askedFiles = new Set();
-  let snapshotLoaded = 0; // the snapshot's bytes told by snapshotBytes()
   let askedResolve;
   const asked = new Promise((resolve) => (askedResolve = resolve));
   const noteAsked = (url) => {
@@ -55,38 +52,25 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
   };
   const counting = () => files.every((file) => bytes.seen.has(file));
 
-  function began(name, total) {
-    bytes.seen.add(name);
-    bytes.total += total;
+  async function countBytes(name, copy) {
     // Byte counts are only told once both sizes are known, so the bar never goes back.
     if (counting()) progress("runtime", bytes.loaded, bytes.total);
-  }
-
-  function added(count) {
-    bytes.loaded += count;
-    const now = Date.now();
-    if (counting() && now - bytes.lastPost > 200) {
-      // At most 5 messages a second: the bar eases between them (CSS transition), and
-      // each message costs the page's main thread a style and layout pass.
-      bytes.lastPost = now;
-      progress("runtime", Math.min(bytes.loaded, bytes.total), bytes.total);
-    }
-  }
-
-  function finished(name) {
-    bytes.done.add(name);
-    if (DOWNLOADED[name]) lap(DOWNLOADED[name]);
-    if (!bytes.over && files.every((file) => bytes.done.has(file))) progress("python");
-  }
-
-  async function countBytes(name, copy) {
     const reader = copy.body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      added(value.byteLength);
+      bytes.loaded += value.byteLength;
+      const now = Date.now();
+      if (counting() && now - bytes.lastPost > 200) {
+        // At most 5 messages a second: the bar eases between them (CSS transition), and
+        // each message costs the page's main thread a style and layout pass.
+        bytes.lastPost = now;
+        progress("runtime", Math.min(bytes.loaded, bytes.total), bytes.total);
+      }
     }
-    finished(name);
+    bytes.done.add(name);
+    if (DOWNLOADED[name]) lap(DOWNLOADED[name]);
+    if (!bytes.over && files.every((file) => bytes.done.has(file))) progress("python");
   }
 
   const originalFetch = self.fetch.bind(self);
@@ -98,7 +82,8 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
     noteAsked(url); // its answer has begun: the request is out
     const name = files.find((file) => url.endsWith("/" + file));
     if (!name || !response.body || bytes.seen.has(name) || bytes.over) return response;
-    began(name, Number(response.headers.get("Content-Length")) || 0);
+    bytes.seen.add(name);
+    bytes.total += Number(response.headers.get("Content-Length")) || 0;
     quiet(countBytes(name, response.clone()));
     return response;
   };
@@ -111,17 +96,6 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
         early.set(url, quiet(originalFetch(url, { credentials: "same-origin" })));
       }
       compileEarly(early.get(new URL("pyodide.asm.wasm", pyodideDir).href), lap);
-    },
-    snapshotBytes(total, loaded) {
-      if (bytes.over || bytes.done.has(SNAPSHOT)) return;
-      if (!bytes.seen.has(SNAPSHOT)) {
-        noteAsked("/" + SNAPSHOT);
-        began(SNAPSHOT, total);
-        snapshotLoaded = 0;
-      }
-      added(loaded - snapshotLoaded);
-      snapshotLoaded = loaded;
-      if (total && loaded >= total) finished(SNAPSHOT);
     },
     snapshotStored() {
       noteAsked("/" + SNAPSHOT);

@@ -10,8 +10,8 @@
 //   pyrules:boot:snapshot | pyrules:boot:fresh    restored from the snapshot made at build
 //                                                 time, or a plain boot; detail {ms,
 //                                                 fallback (why the snapshot was not used,
-//                                                 or null), source, cachedProblem, readBy,
-//                                                 timings, origin}
+//                                                 or null), source, cachedProblem, timings,
+//                                                 origin}
 //   pyrules:snapshot:stored | :not-stored         after ready: the raw snapshot was kept in
 //                                                 Cache Storage for the next start, or not
 //                                                 (detail {reason})
@@ -319,11 +319,9 @@ export class Engine extends EventTarget {
       this.bootPath = data.path;
       // timings: ms since the worker was created, per step; origin: its performance.timeOrigin.
       // source: "cache" (the raw copy stored by an earlier start) or "network" on a snapshot
-      // boot; cachedProblem: why a stored raw copy was refused (it was deleted), else null;
-      // readBy: "reader" (the snapshot's own thread) or "worker" (the engine's).
+      // boot; cachedProblem: why a stored raw copy was refused (it was deleted), else null.
       const { ms, timings, origin } = data;
-      const readBy = data.readBy || null;
-      const detail = { ms, fallback: data.fallback || null, source: data.source || null, cachedProblem: data.cachedProblem || null, readBy, timings, origin };
+      const detail = { ms, fallback: data.fallback || null, source: data.source || null, cachedProblem: data.cachedProblem || null, timings, origin };
       performance.mark(`pyrules:boot:${data.path}`, { detail });
       this.emit("boot", { path: data.path, ...detail });
     } else if (data.type === "snapshot") {

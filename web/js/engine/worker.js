@@ -15,9 +15,6 @@
 //             and decompressed natively (DecompressionStream), then stored raw after ready.
 //             Both hold the heap packed, without its runs of zeros (half the bytes to
 //             decompress or read back); unpacked into a zero-filled heap (./snapshot.js).
-//             The snapshot is read by a worker of its own (./reader.js), while this thread
-//             sets the runtime up: Pyodide gets the heap at once and waits for it to be
-//             filled only just before it restores it.
 //   fresh     plain loadPyodide(), micropip loaded by URL (the PyPI wheel we ship is not the
 //             one pyodide-lock.json describes), the wheels of version.json "wheels" (fetched
 //             from this site while Python starts) installed by micropip and imported, with
@@ -32,13 +29,11 @@
 // Messages sent to the page:
 //   {type: "progress", step, loaded, total}   step: version | runtime | python | micropip |
 //                                             pyrules
-//   {type: "boot", path, ms, fallback, source, cachedProblem, readBy, timings, origin}
+//   {type: "boot", path, ms, fallback, source, cachedProblem, timings, origin}
 //                                             path: snapshot | fresh; fallback: why a stored
 //                                             snapshot was not used (null if none was tried);
 //                                             source: cache | network (snapshot path);
 //                                             cachedProblem: why a stored raw copy was refused;
-//                                             readBy: reader | worker, the thread that read
-//                                             the snapshot (./reader.js, or this one);
 //                                             timings: ms since the worker was created, per step;
 //                                             origin: the worker's performance.timeOrigin
 //   {type: "ready", version, build, path}
@@ -47,7 +42,7 @@
 //   {id, answer}
 
 import { watchDownloads } from "./downloads.js";
-import { fetchOK, fetchSnapshot, forgetRawSnapshot, readPackedAside, storeRawSnapshot, unpackHeap } from "./snapshot.js";
+import { cachedSnapshot, fetchSnapshot, forgetRawSnapshot, storeRawSnapshot } from "./snapshot.js";
 
 const STARTED = performance.now();
 const SITE = new URL("../../", import.meta.url);
@@ -100,6 +95,14 @@ function message(error) {
   return error && error.message ? error.message : String(error);
 }
 
+async function fetchOK(url, init) {
+  const response = await fetch(url, init);
+  if (!response.ok) {
+    throw new Error(`HTTP ${response.status} ${new URL(url).pathname}`);
+  }
+  return response;
+}
+
 // ---------------------------------------------------------------------------- start-up
 // Everything that does not depend on something else starts now, in parallel, in this first
 // task: the Pyodide loader and its 1.2 MB companion module (the import() inside loadPyodide()
@@ -118,49 +121,38 @@ quiet(import(new URL("pyodide.asm.mjs", PYODIDE_DIR).href));
 downloads.prefetch();
 const installPromise = quiet(import("./install.js"));
 // The snapshot is asked for at once, alongside the runtime: the raw copy this worker stored
-// on an earlier start, else the site's gzipped file; with version.json baked in, its reader
-// is started in this very task. Last: the reader's script is one more request. In WebKit,
-// opening Cache Storage from a worker holds that worker's thread until the page's main
-// thread is free (0.3–0.4 s while the page starts): the reader's, no longer this one.
+// on an earlier start, else the site's gzipped file; with version.json baked in, in this very
+// task. Last: in WebKit, opening Cache Storage from a worker holds the worker's thread until
+// the page's main thread is free (0.3–0.4 s while the page starts), and the requests above
+// are then already out.
 let snapshotSource = "network"; // "cache" when the raw copy was used
 let cachedProblem = null; // why a stored raw copy was not used (it is then deleted)
-let readBy = null; // "reader": the snapshot's own thread (./reader.js) read it; "worker": here
 const snapshotPromise = quiet(BAKED_INFO ? readSnapshot(BAKED_INFO) : infoPromise.then((info) => readSnapshot(info)));
 
-// The heap the snapshot is unpacked into: made once, at the snapshot's size, when the read
-// starts, so that loadPyodide() can hold it from its own start (restore() below).
-let snapshotHeap;
-function heapFor(info) {
-  if (snapshotHeap === undefined) {
-    const size = Number(info && info.snapshot && info.snapshot.bytes);
-    snapshotHeap = Number.isSafeInteger(size) && size > 0 ? new Uint8Array(size) : null;
-  }
-  return snapshotHeap;
-}
-
-/** The snapshot, {packed} (./snapshot.js), its heap unpacked into heapFor(info): the stored
- * raw copy, else the site's file, read by a thread of its own where this browser lets a
- * worker start one (./reader.js), else here. A read that fails leaves the heap as it was
- * (zeros). */
+/** The snapshot, {packed, heap} (./snapshot.js): the stored raw copy, else the site's file. */
 async function readSnapshot(info) {
-  const heap = heapFor(info);
-  let read;
-  try {
-    read = await readPackedAside(info, downloads.snapshotBytes);
-  } catch (error) {
-    cachedProblem = (error && error.cachedProblem) || null;
-    throw error;
-  }
-  cachedProblem = read.cachedProblem;
-  readBy = read.readBy;
-  if (read.source === "cache") {
+  const cached = await cachedSnapshot(info).catch((error) => {
+    cachedProblem = message(error);
+    return null;
+  });
+  if (cached) {
     snapshotSource = "cache";
     downloads.snapshotStored();
+    lap("snapshotRead");
+    return cached;
   }
-  unpackHeap(read.packed, Number(info.snapshot.bytes), heap);
+  const snapshot = await fetchSnapshot(info, fetchOK);
   lap("snapshotRead");
-  return { packed: read.packed };
+  return snapshot;
 }
+
+/** The heap for loadPyodide(), handed over once: this worker keeps no second copy of it. */
+function heapOf(snapshot) {
+  const { heap } = snapshot;
+  snapshot.heap = null;
+  return heap;
+}
+
 
 function pyodideOptions(extra) {
   return {
@@ -215,20 +207,7 @@ function putWheelsOnPath(pyodide, wheels, datas) {
 
 async function restore(pyodideModule, info) {
   const lazy = lazyWheels(info);
-  const heap = heapFor(info);
-  if (!heap) await snapshotPromise; // it says why there is none
-  const loading = pyodideModule.loadPyodide(
-    pyodideOptions({
-      // Pyodide gets the heap now, and sets itself up while the snapshot is read (its glue
-      // evaluated, the wasm instantiated, the file system made): its start waits here,
-      // just before the heap is restored, for the read to have filled it. A read that
-      // failed left the heap zero: the restore refuses it (no magic), and boot() falls
-      // back saying why the read failed.
-      _loadSnapshot: heap,
-      fsInit: () => snapshotPromise.then(() => {}, () => {}),
-    }),
-  );
-  snapshotHeap = null; // Pyodide holds it: this worker keeps no second copy
+  const loading = pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: quiet(snapshotPromise.then(heapOf)) }));
   // The lazy wheels once the runtime and the snapshot are on their way (or Pyodide is up).
   const fetchWheels = () => Promise.all(lazy.map((w) => fetchOK(w.url).then((r) => r.arrayBuffer())));
   const datas = quiet(Promise.race([downloads.asked, quiet(loading).then(() => {}, () => {})]).then(fetchWheels));
@@ -310,7 +289,7 @@ async function boot() {
   handle = await fresh(pyodideModule, info);
   bootDone("fresh", fallback);
   post({ type: "ready", version: info.version, build: info.build, path: "fresh" });
-  if (snapshotSource === "cache") keepRawSnapshot(info, fetchSnapshot(info).then((packed) => ({ packed }))); // refetched
+  if (snapshotSource === "cache") keepRawSnapshot(info, fetchSnapshot(info, fetchOK)); // refetched
 }
 
 /** Store the raw (packed) snapshot for the next start, after ready and without holding the
@@ -332,8 +311,7 @@ function bootDone(path, fallback) {
   lap("ready");
   downloads.over();
   const source = path === "snapshot" ? snapshotSource : null;
-  const origin = performance.timeOrigin;
-  post({ type: "boot", path, ms: timings.ready, fallback, source, cachedProblem, readBy, timings, origin });
+  post({ type: "boot", path, ms: timings.ready, fallback, source, cachedProblem, timings, origin: performance.timeOrigin });
 }
 
 function answer(id, request) {
