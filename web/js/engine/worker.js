@@ -213,6 +213,12 @@ async function restore(pyodideModule, info) {
   const datas = quiet(Promise.race([downloads.asked, quiet(loading).then(() => {}, () => {})]).then(fetchWheels));
   const pyodide = await loading;
   lap("loadPyodide");
+  // Pyodide's config keeps what _loadSnapshot was given, the promise of the heap (31 MB),
+  // now copied into the runtime's memory: let it go (a private field, left alone if another
+  // Pyodide has none).
+  if (pyodide._api && pyodide._api.config && "_loadSnapshot" in pyodide._api.config) {
+    pyodide._api.config._loadSnapshot = null;
+  }
   progress("python");
   pyodide.runPython(RESEED);
   putWheelsOnPath(pyodide, lazy, await datas);
