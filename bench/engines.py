@@ -232,7 +232,8 @@ def app(make: Callable[[str], Any], name: str, url: str) -> dict[str, Any]:
         settled = wait(engine, SETTLED, timeout=90)
         engine.relaunch()
         engine.open(url)
-        wait(engine, READY)
+        if not wait(engine, READY):  # counted as not ready in the table
+            return {"first": first, "later": None, "paths": [first_path, None], "settled": settled}
         return {"first": first, "later": float(engine.js(READY_AT)), "paths": [
             first_path, engine.js(BOOT)], "settled": settled}
     finally:
@@ -318,10 +319,13 @@ def report(rows: dict[str, dict[str, list[Any]]], sites: list[str], rounds: int,
                 ok = statistics.median(values) <= goal
                 return f"≤ {goal:.2f}× {'pass' if ok else '**FAIL**'}"
 
+            visits = len(data[site])
+            lost_first = f", {visits - len(firsts)} not ready" if len(firsts) < visits else ""
+            lost_later = f", {visits - len(laters)} not ready" if len(laters) < visits else ""
             lines.append(
-                f"| {name} | {fmt(data['bare'])} | {site} | {fmt(firsts)} | {ratio(r_first)} | "
-                f"{verdict(r_first, goal_first)} | {fmt(laters)} | {ratio(r_later)} | "
-                f"{verdict(r_later, goal_later)} |"
+                f"| {name} | {fmt(data['bare'])} | {site} | {fmt(firsts)}{lost_first} | "
+                f"{ratio(r_first)} | {verdict(r_first, goal_first)} | "
+                f"{fmt(laters)}{lost_later} | {ratio(r_later)} | {verdict(r_later, goal_later)} |"
             )
     return "\n".join(lines)
 
