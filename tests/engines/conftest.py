@@ -18,6 +18,7 @@ from __future__ import annotations
 import glob
 import json
 import shutil
+import socket
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
@@ -33,6 +34,8 @@ from .bidi import Firefox, write_profile
 #: Long enough for a fresh Pyodide boot on a busy two-core machine; the tests end as soon as
 #: the condition holds.
 TIMEOUT_S = 240
+#: How long the WebKit driver may take to answer one request (a script may run TIMEOUT_S + 30).
+HTTP_TIMEOUT_S = TIMEOUT_S + 90
 TABLET = (1024, 768)
 
 
@@ -118,9 +121,18 @@ class WebKit(Engine):
         if browser:
             options.binary_location = browser
         options.add_argument("--automation")
-        self.driver = webdriver.WebKitGTK(
-            options=options, service=Service(executable_path=driver_path, env=env)
-        )
+        # Selenium waits for each answer of the driver as long as the socket default allows,
+        # that is for ever: a driver that died (seen once beside two CPU hogs) then hung the
+        # run. This driver's requests give up after HTTP_TIMEOUT_S instead, longer than any
+        # script is allowed to run (selenium reads the default when the driver is made).
+        previous = socket.getdefaulttimeout()
+        socket.setdefaulttimeout(HTTP_TIMEOUT_S)
+        try:
+            self.driver = webdriver.WebKitGTK(
+                options=options, service=Service(executable_path=driver_path, env=env)
+            )
+        finally:
+            socket.setdefaulttimeout(previous)
         self.driver.set_script_timeout(TIMEOUT_S + 30)
         self.driver.set_window_rect(0, 0, *TABLET)
 
