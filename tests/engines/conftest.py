@@ -34,8 +34,10 @@ from .bidi import Firefox, write_profile
 #: Long enough for a fresh Pyodide boot on a busy two-core machine; the tests end as soon as
 #: the condition holds.
 TIMEOUT_S = 240
-#: How long the WebKit driver may take to answer one request (a script may run TIMEOUT_S + 30).
-HTTP_TIMEOUT_S = TIMEOUT_S + 90
+#: How long a script may run in WebKit, and how long its driver may take to answer one
+#: request (longer: a request may be such a script).
+SCRIPT_TIMEOUT_S = TIMEOUT_S + 30
+HTTP_TIMEOUT_S = SCRIPT_TIMEOUT_S + 60
 TABLET = (1024, 768)
 
 
@@ -133,7 +135,7 @@ class WebKit(Engine):
             )
         finally:
             socket.setdefaulttimeout(previous)
-        self.driver.set_script_timeout(TIMEOUT_S + 30)
+        self.driver.set_script_timeout(SCRIPT_TIMEOUT_S)
         self.driver.set_window_rect(0, 0, *TABLET)
 
     def open(self, url: str) -> None:
