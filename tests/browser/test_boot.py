@@ -23,9 +23,24 @@ CSP = (
 # Records every state of the boot panel while the page starts.
 BOOT_RECORDER = """
 window.__boot = [];
+// What the page animates while it starts: each CSS property a transition or an animation
+// moves (getAnimations() brings the styles up to date, so a transition begun by the change
+// just observed is listed).
+window.__bootAnimated = new Set();
 // Watch the whole document from the start: the page may set the first steps before
 // DOMContentLoaded, while it is still being parsed.
 new MutationObserver(() => {
+  if (!performance.getEntriesByName("pyrules:ready").length) {
+    for (const a of document.getAnimations()) {
+      for (const frame of a.effect?.getKeyframes?.() || []) {
+        for (const key of Object.keys(frame)) {
+          if (!["offset", "computedOffset", "easing", "composite"].includes(key)) {
+            window.__bootAnimated.add(key);
+          }
+        }
+      }
+    }
+  }
   const text = document.getElementById("boot-text");
   const bar = document.getElementById("boot-bar");
   if (!text || !bar) return;
@@ -91,6 +106,30 @@ def test_boot_progress_goes_through_each_step_and_never_back(app: App) -> None:
     expected_mb = sum((ROOT / "dist" / f).stat().st_size for f in files) / 1e6
     assert abs(total_mb - expected_mb) < 0.1
     assert states[-1][2] == "Moteur prêt"
+
+
+def test_nothing_the_page_animates_while_starting_needs_a_layout(
+    new_app: Any, site_under_prefix: str
+) -> None:
+    # The progress bar moves at every download message: eased by its width, each frame of
+    # the easing was a style, layout and paint pass of the page's main thread, taken from the
+    # engine's start (its downloads, in WebKit, go through that thread). Only what the
+    # compositor can move alone (transform, opacity) may be animated before ready. (Motion
+    # allowed here: with reduced motion the easings end at once and none would be seen.)
+    app = new_app(site_under_prefix, reduced_motion="no-preference")
+    app.context.add_init_script(BOOT_RECORDER)
+    app.open()
+    try:
+        animated = app.page.evaluate("() => [...window.__bootAnimated]")
+        assert "transform" in animated, animated  # the bar did move, and was watched
+        assert set(animated) <= {"transform", "opacity"}, animated
+        # ... and it ends full.
+        app.page.wait_for_function(
+            "() => new DOMMatrix(getComputedStyle(document.getElementById('boot-fill'))"
+            ".transform).a === 1"
+        )
+    finally:
+        app.context.close()
 
 
 def engine_requests() -> list[Any]:

@@ -47,7 +47,7 @@ export class BootPanel {
     this.percent = bootPercent(this.percent, { step, loaded, total });
     const percent = this.percent;
     $("boot-bar").setAttribute("aria-valuenow", String(Math.round(percent)));
-    $("boot-fill").style.width = `${percent}%`;
+    $("boot-fill").style.transform = `scaleX(${percent / 100})`; // eased by the compositor (css/boot.css)
     for (const item of $("boot-steps").children) item.dataset.state = stepState(step, item.dataset.step);
     let text = `${t(`boot.step.${step}`)}…`;
     if (step === "runtime" && total > 0) {
