@@ -9,7 +9,7 @@
 // the answer of the chunk under way (the worker cannot be interrupted mid-chunk; see
 // docs/reliability.md). Every seed is also kept in data-seeds, for the tests.
 
-import { h } from "../lib/dom.js";
+import { h, setProgress } from "../lib/dom.js";
 import { summarize } from "../widgets/forms.js";
 import { formatNumber, lang, onLangChange, pick, t } from "../lib/i18n.js";
 import { outcomeInfo, paint } from "../widgets/outcomes.js";
@@ -108,7 +108,7 @@ export class FairnessPanel {
       hidden: !running,
     });
     const fill = h("span", { class: "progress-fill" });
-    fill.style.width = `${total ? ((100 * done) / total).toFixed(1) : 0}%`;
+    setProgress(fill, total ? done / total : 0);
     bar.append(fill);
     this.status = h("p", { class: "fair-status", id: "fair-status", role: "status" });
     if (running) this.status.textContent = t("fair.progress", { done: formatNumber(done), total: formatNumber(total) });
@@ -224,7 +224,7 @@ export class FairnessPanel {
     if (bar) {
       bar.setAttribute("aria-valuenow", String(done));
       bar.setAttribute("aria-valuetext", text);
-      bar.firstChild.style.width = `${((100 * done) / total).toFixed(1)}%`;
+      setProgress(bar.firstChild, done / total);
     }
     if (this.status) this.status.textContent = text;
   }

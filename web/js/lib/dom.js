@@ -117,6 +117,12 @@ export function storageSet(key, value) {
   return writeJSON(key, value);
 }
 
+/** Fill a progress bar's `.progress-fill` to `fraction` (0..1), by its transform: the
+ * compositor eases it, with no layout of the page (css/boot.css). */
+export function setProgress(fill, fraction) {
+  fill.style.transform = `scaleX(${Math.min(1, Math.max(0, fraction))})`;
+}
+
 /**
  * Resolves in a later task, so that the browser can paint and answer input in between
  * (scheduler.yield where there is one: the rest then runs before other queued work).

@@ -1,6 +1,7 @@
 // The boot panel: the engine's start, step by step, with a progress bar, and what failed.
 // The engine's events are turned into calls by boot.js; this module only draws.
 
+import { setProgress } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import "../ui/strings.js";
 
@@ -47,7 +48,7 @@ export class BootPanel {
     this.percent = bootPercent(this.percent, { step, loaded, total });
     const percent = this.percent;
     $("boot-bar").setAttribute("aria-valuenow", String(Math.round(percent)));
-    $("boot-fill").style.transform = `scaleX(${percent / 100})`; // eased by the compositor (css/boot.css)
+    setProgress($("boot-fill"), percent / 100);
     for (const item of $("boot-steps").children) item.dataset.state = stepState(step, item.dataset.step);
     let text = `${t(`boot.step.${step}`)}…`;
     if (step === "runtime" && total > 0) {
