@@ -23,24 +23,9 @@ CSP = (
 # Records every state of the boot panel while the page starts.
 BOOT_RECORDER = """
 window.__boot = [];
-// What the page animates while it starts: each CSS property a transition or an animation
-// moves (getAnimations() brings the styles up to date, so a transition begun by the change
-// just observed is listed).
-window.__bootAnimated = new Set();
 // Watch the whole document from the start: the page may set the first steps before
 // DOMContentLoaded, while it is still being parsed.
 new MutationObserver(() => {
-  if (!performance.getEntriesByName("pyrules:ready").length) {
-    for (const a of document.getAnimations()) {
-      for (const frame of a.effect?.getKeyframes?.() || []) {
-        for (const key of Object.keys(frame)) {
-          if (!["offset", "computedOffset", "easing", "composite"].includes(key)) {
-            window.__bootAnimated.add(key);
-          }
-        }
-      }
-    }
-  }
   const text = document.getElementById("boot-text");
   const bar = document.getElementById("boot-bar");
   if (!text || !bar) return;
@@ -51,6 +36,25 @@ new MutationObserver(() => {
 }).observe(document, {childList: true, characterData: true, subtree: true, attributes: true});
 """
 
+
+# Records each CSS property a transition or an animation moves while the page starts, at
+# every change of the document before ready (getAnimations() brings the styles up to date,
+# so a transition begun by the change just observed is listed).
+ANIMATION_RECORDER = """
+window.__bootAnimated = new Set();
+new MutationObserver(() => {
+  if (performance.getEntriesByName("pyrules:ready").length) return;
+  for (const a of document.getAnimations()) {
+    for (const frame of a.effect?.getKeyframes?.() || []) {
+      for (const key of Object.keys(frame)) {
+        if (!["offset", "computedOffset", "easing", "composite"].includes(key)) {
+          window.__bootAnimated.add(key);
+        }
+      }
+    }
+  }
+}).observe(document, {childList: true, characterData: true, subtree: true, attributes: true});
+"""
 
 @pytest.fixture(scope="module")
 def app(new_app: Any, site_under_prefix: str) -> Iterator[App]:
@@ -117,7 +121,7 @@ def test_nothing_the_page_animates_while_starting_needs_a_layout(
     # compositor can move alone (transform, opacity) may be animated before ready. (Motion
     # allowed here: with reduced motion the easings end at once and none would be seen.)
     app = new_app(site_under_prefix, reduced_motion="no-preference")
-    app.context.add_init_script(BOOT_RECORDER)
+    app.context.add_init_script(ANIMATION_RECORDER)
     app.open()
     try:
         animated = app.page.evaluate("() => [...window.__bootAnimated]")
