@@ -368,6 +368,22 @@ def test_update_banner_switches_build_and_keeps_history(
         assert "New version available" in (app.page.text_content("#pwa-update") or "")
         assert banner.bounding_box()["height"] >= 44
         app.screenshot("update-banner")
+        # While the new build waits, the 3D dice's own clock (WARM_AFTER_MS after ready) puts
+        # them off instead of loading them: they would be loading when the player taps. Unless
+        # the banner came after that clock (a slow check for updates): they are loaded then.
+        app.page.wait_for_function(
+            """() => performance.getEntriesByName('pyrules:3d:deferred').length > 0
+                || performance.getEntriesByType('resource').some((r) => /dice3d/.test(r.name))"""
+        )
+        late = app.page.evaluate(
+            """() => {
+              const since = performance.getEntriesByName('pyrules:update:waiting')[0].startTime;
+              return performance.getEntriesByType('resource')
+                .filter((r) => /dice3d|three|cannon/.test(r.name) && r.startTime >= since)
+                .map((r) => r.name);
+            }"""
+        )
+        assert not late, "the 3D dice started loading while the update waited"
 
         navigations: list[str] = []
         app.page.on(

@@ -1,7 +1,8 @@
 // Offline support, page side: registers the service worker (sw.js), says when the app is
 // ready to work offline, shows when the network is gone, and offers to update when a new
 // build has been published. It only adds its own DOM nodes (a status badge and an update
-// banner), styled by css/pwa.css, and marks <html data-leaving> once an update is asked;
+// banner), styled by css/pwa.css, and marks <html data-update-waiting> while a new build
+// waits and <html data-leaving> once an update is asked;
 // no inline styles (CSP).
 //
 // Updates are never forced: a new build installs in the background and waits; the banner
@@ -106,6 +107,13 @@ function render() {
 
 function renderBanner() {
   banner.dataset.update = state.update || "";
+  // While a new build waits for the player's go-ahead, the 3D dice do not start loading on
+  // their own (stage3d.js): their requests would be in flight when "Mettre à jour" is tapped.
+  const waits = state.update === "waiting";
+  if (waits && !document.documentElement.hasAttribute("data-update-waiting")) {
+    performance.mark("pyrules:update:waiting"); // when (tests/browser/test_offline.py)
+  }
+  document.documentElement.toggleAttribute("data-update-waiting", waits);
   if (!state.update) {
     banner.replaceChildren();
     return;

@@ -92,6 +92,14 @@ export function preload3dSoon(delay = WARM_AFTER_MS) {
   const start = (event) => {
     // A control that leaves the page (the update banner's) is no reason to load the dice.
     if (event?.target?.closest?.("[data-leaves-page]")) return;
+    // Nor is the clock while a new build waits (pwa.js): the player may tap "Mettre à jour"
+    // at any moment, and the old worker must not be serving three.js then (see leaving()).
+    // Asked again later; a touch of the page itself, or a throw, still loads them.
+    if (!event && document.documentElement.hasAttribute("data-update-waiting")) {
+      performance.mark("pyrules:3d:deferred");
+      timer = setTimeout(start, delay);
+      return;
+    }
     clearTimeout(timer);
     for (const type of FIRST_TOUCH) removeEventListener(type, start, true);
     preload3d();
