@@ -198,6 +198,9 @@ def test_call_accepts_a_json_string(app: App) -> None:
 
 
 def test_every_request_stays_on_the_origin(app: App) -> None:
+    # The offline copy (version.json, the wheels) is fetched after ready: once it is stored,
+    # every file the site has was asked for.
+    app.page.wait_for_selector('#pwa-status[data-ready="true"]', state="attached")
     urls = app.requests
     # The worker's own downloads are recorded too, so the check below covers them.
     for needed in (
