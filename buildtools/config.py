@@ -43,6 +43,22 @@ STDLIB_DROPPED = (
     "antigravity.py", "this.py",
 )
 
+#: One edit of Pyodide's pyodide.asm.mjs (Emscripten's dynamic linker), made in dist/pyodide/
+#: before the snapshot is made from it: the function table grows 1,024 slots at a time instead
+#: of one, the slots still handed out one by one in the same order (so every function gets
+#: the index it had). Linking the runtime at start adds 5,441 functions to the table, and
+#: each WebAssembly.Table grow(1) is dear in WebKit: 150-270 ms of WebKitGTK's restore, about
+#: 160-240 ms less with the edit (README, "Measured on 3 December (a third session)").
+#: (old, new): the build fails if `old` is not found exactly once (another Pyodide).
+PYODIDE_TABLE_GROWTH = (
+    'var getEmptyTableSlot=()=>{if(freeTableIndexes.length){return freeTableIndexes.pop()}'
+    'return wasmTable["grow"](1)};',
+    "var spareTableSlots=0;"
+    'var getEmptyTableSlot=()=>{if(freeTableIndexes.length){return freeTableIndexes.pop()}'
+    'if(!spareTableSlots){wasmTable["grow"](1024);spareTableSlots=1024}'
+    "return wasmTable.length-spareTableSlots--};",
+)
+
 #: Browser libraries vendored from npm (pinned in package-lock.json) into dist/vendor/: the 3D
 #: dice (three.js draws, cannon-es throws). Loaded by web/js/stage/dice3d.js with a dynamic import
 #: once the engine is ready. Each is bundled and minified by esbuild (buildtools/bundle.py) from

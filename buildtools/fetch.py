@@ -17,6 +17,7 @@ from .config import (
     MICROPIP_WHEEL,
     NODE_PYODIDE,
     PYODIDE_FILES,
+    PYODIDE_TABLE_GROWTH,
     STDLIB_DROPPED,
     BuildError,
     log,
@@ -52,10 +53,12 @@ def ensure_pyodide() -> Path:
 def site_pyodide(pyodide_dir: Path) -> Path:
     """The runtime the site serves (dist/pyodide/) and the snapshot is made from: Pyodide's
     PYODIDE_FILES from `pyodide_dir`, but python_stdlib.zip without the modules of
-    STDLIB_DROPPED and pyodide-lock.json without its package list (the site loads none of
+    STDLIB_DROPPED, pyodide-lock.json without its package list (the site loads none of
     Pyodide's packages: micropip and the wheels come by URL; `info`, which loadPyodide
-    checks, is kept). Made once into .cache/pyodide-site/<key>/, keyed by the inputs."""
-    total = hashlib.sha256(b"site-pyodide 1\n" + "\n".join(STDLIB_DROPPED).encode())
+    checks, is kept) and pyodide.asm.mjs with PYODIDE_TABLE_GROWTH's edit. Made once into
+    .cache/pyodide-site/<key>/, keyed by the inputs."""
+    total = hashlib.sha256(b"site-pyodide 2\n" + "\n".join(STDLIB_DROPPED).encode())
+    total.update("\0".join(PYODIDE_TABLE_GROWTH).encode())
     for name in PYODIDE_FILES:
         total.update(f"{name}\0{(pyodide_dir / name).stat().st_size}\0".encode())
         total.update(hashlib.sha256((pyodide_dir / name).read_bytes()).digest())
@@ -66,8 +69,16 @@ def site_pyodide(pyodide_dir: Path) -> Path:
     work = folder.with_name(folder.name + ".tmp")
     work.mkdir(parents=True)
     for name in PYODIDE_FILES:
-        if name not in ("python_stdlib.zip", "pyodide-lock.json"):
+        if name not in ("python_stdlib.zip", "pyodide-lock.json", "pyodide.asm.mjs"):
             shutil.copyfile(pyodide_dir / name, work / name)
+    old, new = PYODIDE_TABLE_GROWTH
+    linker = (pyodide_dir / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    if linker.count(old) != 1:
+        raise BuildError(
+            f"pyodide.asm.mjs: the table growth to edit is there {linker.count(old)} times,"
+            " not once (another Pyodide?): see PYODIDE_TABLE_GROWTH"
+        )
+    (work / "pyodide.asm.mjs").write_text(linker.replace(old, new), encoding="utf-8")
     lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))
     lock["packages"] = {}
     (work / "pyodide-lock.json").write_text(json.dumps(lock, indent=1) + "\n", encoding="utf-8")

@@ -192,7 +192,7 @@ def test_dist_layout(dist_dir: Path) -> None:
     for name in build.PYODIDE_FILES:
         src = site_pyodide / name
         assert (dist_dir / "pyodide" / name).read_bytes() == src.read_bytes()
-        if name not in ("python_stdlib.zip", "pyodide-lock.json"):
+        if name not in ("python_stdlib.zip", "pyodide-lock.json", "pyodide.asm.mjs"):
             assert src.read_bytes() == (build.NODE_PYODIDE / name).read_bytes(), name
     web = build._web_files(build.WEB)
     web.pop(build.SW_TEMPLATE)
@@ -436,6 +436,12 @@ def test_the_runtime_leaves_out_what_the_site_never_loads(dist_dir: Path) -> Non
     lock = json.loads((dist_dir / "pyodide/pyodide-lock.json").read_text())
     full_lock = json.loads((build.NODE_PYODIDE / "pyodide-lock.json").read_text())
     assert lock == {**full_lock, "packages": {}}
+    # The linker: Pyodide's own, with the one edit of PYODIDE_TABLE_GROWTH.
+    old, new = build.PYODIDE_TABLE_GROWTH
+    original = (build.NODE_PYODIDE / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    linker = (dist_dir / "pyodide/pyodide.asm.mjs").read_text(encoding="utf-8")
+    assert original.count(old) == 1
+    assert linker == original.replace(old, new)
 
 
 def test_vendor_exports_are_what_the_modules_take(tmp_path: Path) -> None:
