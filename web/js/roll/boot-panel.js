@@ -60,7 +60,10 @@ export class BootPanel {
     $("boot-text").textContent = step === "ready" ? t("boot.ready") : text;
     $("boot-text").dataset.step = step;
     $("engine-status").dataset.state = step === "ready" ? "ready" : "booting";
-    $("engine-status-text").textContent = step === "ready" ? t("boot.ready") : `${t("boot.loadingHint")} ${Math.round(percent)} %`;
+    // The header's words stay the same while booting (the panel's bar tells how far): a
+    // percentage there changed the header's width at every message, each a layout shift.
+    const status = step === "ready" ? t("boot.ready") : t("boot.loadingHint");
+    if ($("engine-status-text").textContent !== status) $("engine-status-text").textContent = status;
   }
 
   error(step, message) {
