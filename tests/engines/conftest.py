@@ -49,6 +49,21 @@ def absent(what: str, package: str) -> None:
     pytest.skip(f"{message}: the {what} tests need it")
 
 
+
+#: The element `args[0]` is in view and what is at its centre is itself or inside it.
+UNCOVERED = """(() => {
+  const element = document.querySelector(args[0]);
+  if (!element) return false;
+  element.scrollIntoView({ block: "nearest" });
+  const r = element.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return Boolean(hit && (hit === element || element.contains(hit)));
+})()"""
+#: What is at the centre of the element `args[0]`, as tag#id.class.
+COVERING = """const r = document.querySelector(args[0]).getBoundingClientRect();
+const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+return hit ? `${hit.tagName}#${hit.id}.${[...hit.classList].join(".")}` : null;"""
+
 class Engine:
     """One browser window, whichever the engine: what the tests need of it."""
 
@@ -163,6 +178,14 @@ class WebKit(Engine):
     def click(self, selector: str) -> None:
         from selenium.webdriver.common.by import By
 
+        # WebDriver refuses a click whose point another element covers (a notice coming and
+        # going, the stage closing): wait until nothing does, then click; if something stays,
+        # say what.
+        try:
+            self.wait(UNCOVERED, selector, timeout=20)
+        except AssertionError:
+            covered = self.js(COVERING, selector)
+            raise AssertionError(f"{selector} stays covered by {covered}") from None
         self.driver.find_element(By.CSS_SELECTOR, selector).click()
 
     def relaunch(self) -> None:
