@@ -96,7 +96,7 @@ export function preload3dSoon(delay = WARM_AFTER_MS) {
     // at any moment, and the old worker must not be serving three.js then (see leaving()).
     // Asked again later; a touch of the page itself, or a throw, still loads them.
     if (!event && document.documentElement.hasAttribute("data-update-waiting")) {
-      performance.mark("pyrules:3d:deferred");
+      if (!performance.getEntriesByName("pyrules:3d:deferred").length) performance.mark("pyrules:3d:deferred");
       timer = setTimeout(start, delay);
       return;
     }
