@@ -44,12 +44,13 @@ STDLIB_DROPPED = (
 )
 
 #: One edit of Pyodide's pyodide.asm.mjs (Emscripten's dynamic linker), made in dist/pyodide/
-#: before the snapshot is made from it: the function table grows 1,024 slots at a time instead
-#: of one, the slots still handed out one by one in the same order (every function gets the
-#: index it had, unless a side module grows the table meanwhile: none is loaded here, and the
-#: snapshot is made by this same code anyway). Linking the runtime at start adds 5,441 functions to the table, and
-#: each WebAssembly.Table grow(1) is dear in WebKit: 150-270 ms of WebKitGTK's restore, about
-#: 160-240 ms less with the edit (README, "Measured on 3 December (a third session)").
+#: before the snapshot is made from it: the function table grows 1,024 slots at a time
+#: instead of one, the slots still handed out one by one in the same order (every function
+#: gets the index it had, unless a side module grows the table meanwhile: none is loaded
+#: here, and the snapshot is made by this same code anyway). Linking the runtime at start
+#: adds 5,441 functions to the table, and each WebAssembly.Table grow(1) is dear in WebKit:
+#: 150-270 ms of WebKitGTK's restore, about 160-240 ms less with the edit (README,
+#: "Measured on 3 December (a third session)").
 #: (old, new): the build fails if `old` is not found exactly once (another Pyodide).
 PYODIDE_TABLE_GROWTH = (
     'var getEmptyTableSlot=()=>{if(freeTableIndexes.length){return freeTableIndexes.pop()}'
