@@ -49,7 +49,6 @@ def absent(what: str, package: str) -> None:
     pytest.skip(f"{message}: the {what} tests need it")
 
 
-
 #: The element `args[0]` is in view and what is at its centre is itself or inside it.
 UNCOVERED = """(() => {
   const element = document.querySelector(args[0]);
@@ -63,6 +62,7 @@ UNCOVERED = """(() => {
 COVERING = """const r = document.querySelector(args[0]).getBoundingClientRect();
 const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
 return hit ? `${hit.tagName}#${hit.id}.${[...hit.classList].join(".")}` : null;"""
+
 
 class Engine:
     """One browser window, whichever the engine: what the tests need of it."""
