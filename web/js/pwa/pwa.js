@@ -240,10 +240,14 @@ function track(worker) {
   if (!worker || followed.has(worker)) return;
   followed.add(worker);
   worker.addEventListener("statechange", () => {
-    if (worker.state === "installed" && sw.controller) {
+    // A new build waits only while another worker controls the page. WebKit, when busy,
+    // delivers a first install's "installed" after it has already taken control: that
+    // worker is the controller itself, and nothing waits.
+    if (worker.state === "installed" && sw.controller && sw.controller !== worker) {
       state.update = "waiting"; // a new build, waiting for the player's go-ahead
       render();
     } else if (worker.state === "activated") {
+      if (state.update === "waiting" && registration && !registration.waiting) state.update = null;
       checkStatus();
     } else if (worker.state === "redundant") {
       reinstallIfNone();
