@@ -215,6 +215,41 @@ def test_a_broken_snapshot_falls_back_to_a_normal_boot(
     app.context.close()
 
 
+def test_the_lazy_wheels_are_not_on_the_way_to_ready(
+    new_app: Any, dist_dir: Path, site: str
+) -> None:
+    """The libraries the engine imports at their first use (lark for free dice) do not hold
+    the start back: the app is ready, and rolls a pool, while lark's wheel is held on the
+    way. A free-dice roll asked meanwhile waits for it, then is answered as the engine
+    answers it."""
+    wheels = json.loads((dist_dir / "version.json").read_text())["wheels"]
+    lark = next(w["url"] for w in wheels if "/lark-" in w["url"])
+    held: list[Any] = []
+    app = new_app(site, service_workers="block")
+    app.context.route("**/" + lark, lambda route: held.append(route))
+    app.open()
+    assert boot_path(app) == ("snapshot", None)
+    # Asked for before ready (once the runtime's big files were in), and still held: each
+    # call into the page lets Playwright hand the route over, if it had not yet.
+    for _ in range(100):
+        if held:
+            break
+        app.page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+    assert len(held) == 1, held
+    pool = {"op": "roll", "system": "pool", "params": {"pot": 5}, "seed": 11}
+    assert app.call(pool) == local_handle(pool)
+    free = {"op": "roll", "system": "notation", "params": {"expression": "3d6+2"}, "seed": 11}
+    app.page.evaluate(
+        "(r) => { window.__free = null; window.pyrules.call(r).then((a) => (window.__free = a)); }",
+        free,
+    )
+    held[0].continue_()
+    app.page.wait_for_function("() => window.__free !== null")
+    assert app.page.evaluate("() => window.__free") == local_handle(free)
+    app.check_clean()
+    app.context.close()
+
+
 # --------------------------------------------------------------------------- the boot's requests
 
 

@@ -1,7 +1,7 @@
 // The engine worker's view of the runtime's downloads (worker.js only): the wasm and the
 // standard library asked for early, the bytes of the three big files counted for a real
 // progress bar, the moment the last byte of each came in (for bench/engines.py's table), and
-// when the runtime's two big requests are out (the lazy wheels wait for it).
+// when the big files are all in (the lazy wheels wait for it).
 //
 // Pyodide gets the responses untouched, a clone is read alongside (a wrapped Response would
 // have no URL, and Chromium keeps the compiled wasm in its code cache only for responses that
@@ -26,7 +26,7 @@ function quiet(promise) {
 
 /**
  * Wrap self.fetch. progress(step, loaded, total) tells the page; lap(name) times a step.
- * Returns {prefetch(), snapshotStored(), over(), asked}:
+ * Returns {prefetch(), snapshotStored(), over(), allIn}:
  *   prefetch()        ask for the wasm and the standard library now, instead of once the
  *                     loader has arrived and loadPyodide() runs; Pyodide's own fetch of the
  *                     same URL gets that response (once each). In WebKit and Firefox a
@@ -37,20 +37,19 @@ function quiet(promise) {
  *                     Pyodide's instantiation got that module)
  *   snapshotStored()  the snapshot is the raw copy kept in the cache: not downloaded
  *   over()            the boot is done: nothing more is counted
- *   asked             resolved once the answers for the wasm and the snapshot have begun
+ *   allIn             resolved once the last byte of each counted file is in (or the boot
+ *                     is over): the lazy wheels are asked for then, not competing with them
  */
 export function watchDownloads({ pyodideDir, progress, lap }) {
   let files = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", SNAPSHOT];
   const bytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0, over: false };
   const early = new Map();
-  const askedFiles = new Set();
-  let askedResolve;
-  const asked = new Promise((resolve) => (askedResolve = resolve));
-  const noteAsked = (url) => {
-    for (const file of ["pyodide/pyodide.asm.wasm", SNAPSHOT]) if (url.endsWith("/" + file)) askedFiles.add(file);
-    if (askedFiles.size === 2) askedResolve();
-  };
   const counting = () => files.every((file) => bytes.seen.has(file));
+  let inResolve;
+  const allIn = new Promise((resolve) => (inResolve = resolve));
+  const checkIn = () => {
+    if (files.every((file) => bytes.done.has(file))) inResolve();
+  };
 
   async function countBytes(name, copy) {
     // Byte counts are only told once both sizes are known, so the bar never goes back.
@@ -71,6 +70,7 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
     bytes.done.add(name);
     if (DOWNLOADED[name]) lap(DOWNLOADED[name]);
     if (!bytes.over && files.every((file) => bytes.done.has(file))) progress("python");
+    checkIn();
   }
 
   const originalFetch = self.fetch.bind(self);
@@ -79,7 +79,6 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
     const started = early.get(url);
     early.delete(url);
     const response = await (started || originalFetch(input, init));
-    noteAsked(url); // its answer has begun: the request is out
     const name = files.find((file) => url.endsWith("/" + file));
     if (!name || !response.body || bytes.seen.has(name) || bytes.over) return response;
     bytes.seen.add(name);
@@ -89,7 +88,7 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
   };
 
   return {
-    asked,
+    allIn,
     prefetch() {
       for (const file of ["pyodide.asm.wasm", "python_stdlib.zip"]) {
         const url = new URL(file, pyodideDir).href;
@@ -98,11 +97,12 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
       compileEarly(early.get(new URL("pyodide.asm.wasm", pyodideDir).href), lap);
     },
     snapshotStored() {
-      noteAsked("/" + SNAPSHOT);
       files = files.filter((file) => file !== SNAPSHOT);
+      checkIn();
     },
     over() {
       bytes.over = true;
+      inResolve();
     },
   };
 }

@@ -55,6 +55,7 @@ const BUILD_INFO = "__BUILD_INFO__";
 
 let handle = null;
 let booting = null;
+let wheelsPlaced = null; // after a restore, until the lazy wheels are on sys.path
 // Ms since the worker was created, per boot step, for the "boot" message ("script": this ran).
 const timings = { script: Math.round(STARTED) };
 
@@ -208,9 +209,10 @@ function putWheelsOnPath(pyodide, wheels, datas) {
 async function restore(pyodideModule, info) {
   const lazy = lazyWheels(info);
   const loading = pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: quiet(snapshotPromise.then(heapOf)) }));
-  // The lazy wheels once the runtime and the snapshot are on their way (or Pyodide is up).
+  // The lazy wheels once the runtime's big files are in (on a slow link they would share it
+  // with them), or once Pyodide is up.
   const fetchWheels = () => Promise.all(lazy.map((w) => fetchOK(w.url).then((r) => r.arrayBuffer())));
-  const datas = quiet(Promise.race([downloads.asked, quiet(loading).then(() => {}, () => {})]).then(fetchWheels));
+  const datas = quiet(Promise.race([downloads.allIn, quiet(loading).then(() => {}, () => {})]).then(fetchWheels));
   const pyodide = await loading;
   lap("loadPyodide");
   // Pyodide's config keeps what _loadSnapshot was given, the promise of the heap (31 MB),
@@ -221,9 +223,16 @@ async function restore(pyodideModule, info) {
   }
   progress("python");
   pyodide.runPython(RESEED);
-  putWheelsOnPath(pyodide, lazy, await datas);
   const fn = getHandle(pyodide);
   checkHandle(fn, info);
+  // Ready without them: the engine imports them at their first use, most often long after
+  // they came in; a request that needs them before waits (self.onmessage).
+  wheelsPlaced = datas
+    .then((loaded) => putWheelsOnPath(pyodide, lazy, loaded))
+    .catch((error) => console.warn("[pyrules] the engine's libraries are missing:", message(error)))
+    .then(() => {
+      wheelsPlaced = null;
+    });
   return fn;
 }
 
@@ -320,18 +329,16 @@ function bootDone(path, fallback) {
   post({ type: "boot", path, ms: timings.ready, fallback, source, cachedProblem, timings, origin: performance.timeOrigin });
 }
 
-function answer(id, request) {
-  let text;
+function answer(request) {
   try {
-    text = handle(typeof request === "string" ? request : JSON.stringify(request));
+    return handle(typeof request === "string" ? request : JSON.stringify(request));
   } catch (error) {
     // handle() never raises by contract; report an engine crash in the same shape.
-    text = JSON.stringify({
+    return JSON.stringify({
       ok: false,
       error: { code: "engine_error", field: null, message: message(error) },
     });
   }
-  post({ id, answer: text });
 }
 
 self.onmessage = async (event) => {
@@ -344,7 +351,15 @@ self.onmessage = async (event) => {
   } catch {
     return; // the page was told about the failure and restarts the worker
   }
-  answer(id, request);
+  let text = answer(request);
+  // A refusal while the lazy wheels are still on their way may be an import of one of them
+  // (free dice, QR codes): the same request again once they are on sys.path. handle() is
+  // pure, and the first answer was not sent.
+  if (wheelsPlaced && !JSON.parse(text).ok) {
+    await wheelsPlaced;
+    text = answer(request);
+  }
+  post({ id, answer: text });
 };
 
 booting = boot();
