@@ -1,11 +1,11 @@
-// The engine worker's view of the runtime's downloads (worker.js only): the wasm and the
-// standard library asked for early, the bytes of the three big files counted for a real
-// progress bar, the moment the last byte of each came in (for bench/engines.py's table), and
-// when the big files are all in (the lazy wheels wait for it).
+// The engine worker's view of the runtime's downloads (worker.js only): the wasm asked for
+// early, the bytes of the two big files (the wasm and the snapshot) counted for a real
+// progress bar, the moment the wasm's last byte came in (for bench/engines.py's table), and
+// when the big files are all in (the files needed only after ready wait for it).
 //
 // Pyodide gets the responses untouched, a clone is read alongside (a wrapped Response would
 // have no URL, and Chromium keeps the compiled wasm in its code cache only for responses that
-// have one). Only the three big files are counted (the snapshot leaves the list when its
+// have one). Only the big files are counted (the snapshot leaves the list when its
 // stored raw copy is used; nothing is counted after the boot). Once all are in, what remains
 // is restoring (or starting) Python.
 //
@@ -17,7 +17,16 @@
 
 const SNAPSHOT = "engine/snapshot.bin.gz";
 // The timings of the runtime's downloads (their last byte in), for bench/engines.py's table.
-const DOWNLOADED = { "pyodide/pyodide.asm.wasm": "wasmLoaded", "pyodide/python_stdlib.zip": "stdlibLoaded" };
+const DOWNLOADED = { "pyodide/pyodide.asm.wasm": "wasmLoaded" };
+/** A URL ending so is answered at once with an empty file, never asked for (see later()). */
+const LATER = "#after-ready";
+
+/** The URL to hand Pyodide for a file it would wait for but the restored heap does not need
+ * yet (the standard library's zip): Pyodide writes an empty file in its place, and the
+ * worker writes the real one after ready. */
+export function later(url) {
+  return url + LATER;
+}
 
 function quiet(promise) {
   promise.catch(() => {});
@@ -27,9 +36,9 @@ function quiet(promise) {
 /**
  * Wrap self.fetch. progress(step, loaded, total) tells the page; lap(name) times a step.
  * Returns {prefetch(), snapshotStored(), over(), allIn}:
- *   prefetch()        ask for the wasm and the standard library now, instead of once the
- *                     loader has arrived and loadPyodide() runs; Pyodide's own fetch of the
- *                     same URL gets that response (once each). In WebKit and Firefox a
+ *   prefetch()        ask for the wasm now, instead of once the loader has arrived and
+ *                     loadPyodide() runs; Pyodide's own fetch of the same URL gets that
+ *                     response (once). In WebKit and Firefox a
  *                     worker's downloads go through the page's main thread, busy with the
  *                     page's own start (parsing, the first paint, main.js): asked early, they
  *                     come in meanwhile instead of after it; the wasm is compiled as
@@ -38,10 +47,11 @@ function quiet(promise) {
  *   snapshotStored()  the snapshot is the raw copy kept in the cache: not downloaded
  *   over()            the boot is done: nothing more is counted
  *   allIn             resolved once the last byte of each counted file is in (or the boot
- *                     is over): the lazy wheels are asked for then, not competing with them
+ *                     is over): what is needed only after ready is asked for then, not
+ *                     competing with them
  */
 export function watchDownloads({ pyodideDir, progress, lap }) {
-  let files = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", SNAPSHOT];
+  let files = ["pyodide/pyodide.asm.wasm", SNAPSHOT];
   const bytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0, over: false };
   const early = new Map();
   const counting = () => files.every((file) => bytes.seen.has(file));
@@ -76,6 +86,7 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
   const originalFetch = self.fetch.bind(self);
   self.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
+    if (url.endsWith(LATER)) return new Response(new Uint8Array(0)); // an empty file for now
     const started = early.get(url);
     early.delete(url);
     const response = await (started || originalFetch(input, init));
@@ -90,11 +101,9 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
   return {
     allIn,
     prefetch() {
-      for (const file of ["pyodide.asm.wasm", "python_stdlib.zip"]) {
-        const url = new URL(file, pyodideDir).href;
-        early.set(url, quiet(originalFetch(url, { credentials: "same-origin" })));
-      }
-      compileEarly(early.get(new URL("pyodide.asm.wasm", pyodideDir).href), lap);
+      const url = new URL("pyodide.asm.wasm", pyodideDir).href;
+      early.set(url, quiet(originalFetch(url, { credentials: "same-origin" })));
+      compileEarly(early.get(url), lap);
     },
     snapshotStored() {
       files = files.filter((file) => file !== SNAPSHOT);

@@ -41,7 +41,7 @@
 //   {type: "error", step, message}
 //   {id, answer}
 
-import { watchDownloads } from "./downloads.js";
+import { later, watchDownloads } from "./downloads.js";
 import { cachedSnapshot, fetchSnapshot, forgetRawSnapshot, storeRawSnapshot } from "./snapshot.js";
 
 const STARTED = performance.now();
@@ -55,7 +55,7 @@ const BUILD_INFO = "__BUILD_INFO__";
 
 let handle = null;
 let booting = null;
-let wheelsPlaced = null; // after a restore, until the lazy wheels are on sys.path
+let latePlaced = null; // after a restore, until the standard library and lazy wheels are in
 // Ms since the worker was created, per boot step, for the "boot" message ("script": this ran).
 const timings = { script: Math.round(STARTED) };
 
@@ -107,7 +107,7 @@ async function fetchOK(url, init) {
 // ---------------------------------------------------------------------------- start-up
 // Everything that does not depend on something else starts now, in parallel, in this first
 // task: the Pyodide loader and its 1.2 MB companion module (the import() inside loadPyodide()
-// then finds it loaded), the wasm and the standard library (downloads.prefetch), the install
+// then finds it loaded), the wasm (downloads.prefetch), the install
 // code of the fallback (./install.js, imported here rather than statically, so that its
 // download holds nothing back), then the snapshot (version.json is baked in; unbaked, it is
 // fetched first). loadPyodide() itself asks for the lock file.
@@ -206,13 +206,28 @@ function putWheelsOnPath(pyodide, wheels, datas) {
   pyodide.runPython(`import sys\nsys.path[0:0] = ${JSON.stringify(paths)}\ndel sys\n`);
 }
 
+/** After a restore: the standard library's zip where Pyodide left an empty file, the lazy
+ * wheels on sys.path, and the import system told (a failed import may have been cached). */
+function placeLateFiles(pyodide, stdlib, wheels, datas) {
+  const path = pyodide.runPython("import sys\nf'/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip'");
+  pyodide.FS.writeFile(path, new Uint8Array(stdlib));
+  putWheelsOnPath(pyodide, wheels, datas);
+  pyodide.runPython("import importlib\nimportlib.invalidate_caches()\ndel importlib\n");
+}
+
 async function restore(pyodideModule, info) {
   const lazy = lazyWheels(info);
-  const loading = pyodideModule.loadPyodide(pyodideOptions({ _loadSnapshot: quiet(snapshotPromise.then(heapOf)) }));
-  // The lazy wheels once the runtime's big files are in (on a slow link they would share it
-  // with them), or once Pyodide is up.
-  const fetchWheels = () => Promise.all(lazy.map((w) => fetchOK(w.url).then((r) => r.arrayBuffer())));
-  const datas = quiet(Promise.race([downloads.allIn, quiet(loading).then(() => {}, () => {})]).then(fetchWheels));
+  // The restored heap holds every module the engine imported at build time: the standard
+  // library's zip (2 MB) is not needed before ready. Pyodide waits for the file it is given,
+  // so it gets an empty one now and the real one comes after (placeLateFiles).
+  const stdLibURL = later(new URL("python_stdlib.zip", PYODIDE_DIR).href);
+  const loading = pyodideModule.loadPyodide(pyodideOptions({ stdLibURL, _loadSnapshot: quiet(snapshotPromise.then(heapOf)) }));
+  // The files needed only after ready, once the runtime's big files are in (on a slow link
+  // they would share it with them), or once Pyodide is up.
+  const bytesOf = (url) => fetchOK(url).then((r) => r.arrayBuffer());
+  const stdlib = () => bytesOf(new URL("python_stdlib.zip", PYODIDE_DIR).href).then((bytes) => (lap("stdlibLoaded"), bytes));
+  const fetchLate = () => Promise.all([stdlib(), Promise.all(lazy.map((w) => bytesOf(w.url)))]);
+  const late = quiet(Promise.race([downloads.allIn, quiet(loading).then(() => {}, () => {})]).then(fetchLate));
   const pyodide = await loading;
   lap("loadPyodide");
   // Pyodide's config keeps what _loadSnapshot was given, the promise of the heap (31 MB),
@@ -225,13 +240,14 @@ async function restore(pyodideModule, info) {
   pyodide.runPython(RESEED);
   const fn = getHandle(pyodide);
   checkHandle(fn, info);
-  // Ready without them: the engine imports them at their first use, most often long after
-  // they came in; a request that needs them before waits (self.onmessage).
-  wheelsPlaced = datas
-    .then((loaded) => putWheelsOnPath(pyodide, lazy, loaded))
-    .catch((error) => console.warn("[pyrules] the engine's libraries are missing:", message(error)))
+  // Ready without them: the engine imports from them only at its first use of free dice or
+  // QR codes, most often long after they came in; a request refused before is asked again
+  // once they are placed (self.onmessage).
+  latePlaced = late
+    .then(([stdlib, datas]) => placeLateFiles(pyodide, stdlib, lazy, datas))
+    .catch((error) => console.warn("[pyrules] the standard library or a wheel is missing:", message(error)))
     .then(() => {
-      wheelsPlaced = null;
+      latePlaced = null;
     });
   return fn;
 }
@@ -352,11 +368,11 @@ self.onmessage = async (event) => {
     return; // the page was told about the failure and restarts the worker
   }
   let text = answer(request);
-  // A refusal while the lazy wheels are still on their way may be an import of one of them
-  // (free dice, QR codes): the same request again once they are on sys.path. handle() is
-  // pure, and the first answer was not sent.
-  if (wheelsPlaced && !JSON.parse(text).ok) {
-    await wheelsPlaced;
+  // A refusal while the standard library or the lazy wheels are still on their way may be an
+  // import from them: the same request again once they are in. handle() is pure, and the
+  // first answer was not sent.
+  if (latePlaced && !JSON.parse(text).ok) {
+    await latePlaced;
     text = answer(request);
   }
   post({ id, answer: text });
