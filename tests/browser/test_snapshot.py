@@ -231,8 +231,8 @@ def test_the_standard_library_and_lazy_wheels_are_not_on_the_way_to_ready(
         app.context.route("**/" + rel, lambda route: held.append(route))
     app.open()
     assert boot_path(app) == ("snapshot", None)
-    # Asked for before ready (once the runtime's big files were in), and still held: each
-    # call into the page lets Playwright hand the routes over, if it had not yet.
+    # Asked for once the engine is up, and still held: each call into the page lets
+    # Playwright hand the routes over, if it had not yet.
     for _ in range(100):
         if len(held) == 2:
             break

@@ -1,7 +1,6 @@
 // The engine worker's view of the runtime's downloads (worker.js only): the wasm asked for
 // early, the bytes of the two big files (the wasm and the snapshot) counted for a real
-// progress bar, the moment the wasm's last byte came in (for bench/engines.py's table), and
-// when the big files are all in (the files needed only after ready wait for it).
+// progress bar, and the moment the wasm's last byte came in (for bench/engines.py's table).
 //
 // Pyodide gets the responses untouched, a clone is read alongside (a wrapped Response would
 // have no URL, and Chromium keeps the compiled wasm in its code cache only for responses that
@@ -35,7 +34,7 @@ function quiet(promise) {
 
 /**
  * Wrap self.fetch. progress(step, loaded, total) tells the page; lap(name) times a step.
- * Returns {prefetch(), snapshotStored(), over(), allIn}:
+ * Returns {prefetch(), snapshotStored(), over()}:
  *   prefetch()        ask for the wasm now, instead of once the loader has arrived and
  *                     loadPyodide() runs; Pyodide's own fetch of the same URL gets that
  *                     response (once). In WebKit and Firefox a
@@ -46,20 +45,12 @@ function quiet(promise) {
  *                     Pyodide's instantiation got that module)
  *   snapshotStored()  the snapshot is the raw copy kept in the cache: not downloaded
  *   over()            the boot is done: nothing more is counted
- *   allIn             resolved once the last byte of each counted file is in (or the boot
- *                     is over): what is needed only after ready is asked for then, not
- *                     competing with them
  */
 export function watchDownloads({ pyodideDir, progress, lap }) {
   let files = ["pyodide/pyodide.asm.wasm", SNAPSHOT];
   const bytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0, over: false };
   const early = new Map();
   const counting = () => files.every((file) => bytes.seen.has(file));
-  let inResolve;
-  const allIn = new Promise((resolve) => (inResolve = resolve));
-  const checkIn = () => {
-    if (files.every((file) => bytes.done.has(file))) inResolve();
-  };
 
   async function countBytes(name, copy) {
     // Byte counts are only told once both sizes are known, so the bar never goes back.
@@ -80,7 +71,6 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
     bytes.done.add(name);
     if (DOWNLOADED[name]) lap(DOWNLOADED[name]);
     if (!bytes.over && files.every((file) => bytes.done.has(file))) progress("python");
-    checkIn();
   }
 
   const originalFetch = self.fetch.bind(self);
@@ -99,7 +89,6 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
   };
 
   return {
-    allIn,
     prefetch() {
       const url = new URL("pyodide.asm.wasm", pyodideDir).href;
       early.set(url, quiet(originalFetch(url, { credentials: "same-origin" })));
@@ -107,11 +96,9 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
     },
     snapshotStored() {
       files = files.filter((file) => file !== SNAPSHOT);
-      checkIn();
     },
     over() {
       bytes.over = true;
-      inResolve();
     },
   };
 }

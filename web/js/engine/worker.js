@@ -222,12 +222,11 @@ async function restore(pyodideModule, info) {
   // so it gets an empty one now and the real one comes after (placeLateFiles).
   const stdLibURL = later(new URL("python_stdlib.zip", PYODIDE_DIR).href);
   const loading = pyodideModule.loadPyodide(pyodideOptions({ stdLibURL, _loadSnapshot: quiet(snapshotPromise.then(heapOf)) }));
-  // The files needed only after ready, once the runtime's big files are in (on a slow link
-  // they would share it with them), or once Pyodide is up.
+  // The files needed only after ready are asked for then: on a slow link they would share
+  // it with the runtime, and on a busy device the engine's thread with the restore.
   const bytesOf = (url) => fetchOK(url).then((r) => r.arrayBuffer());
   const stdlib = () => bytesOf(new URL("python_stdlib.zip", PYODIDE_DIR).href).then((bytes) => (lap("stdlibLoaded"), bytes));
   const fetchLate = () => Promise.all([stdlib(), Promise.all(lazy.map((w) => bytesOf(w.url)))]);
-  const late = quiet(Promise.race([downloads.allIn, quiet(loading).then(() => {}, () => {})]).then(fetchLate));
   const pyodide = await loading;
   lap("loadPyodide");
   // Pyodide's config keeps what _loadSnapshot was given, the promise of the heap (31 MB),
@@ -242,8 +241,8 @@ async function restore(pyodideModule, info) {
   checkHandle(fn, info);
   // Ready without them: the engine imports from them only at its first use of free dice or
   // QR codes, most often long after they came in; a request refused before is asked again
-  // once they are placed (self.onmessage).
-  latePlaced = late
+  // once they are placed (self.onmessage). Asked for now, after ready.
+  latePlaced = fetchLate()
     .then(([stdlib, datas]) => placeLateFiles(pyodide, stdlib, lazy, datas))
     .catch((error) => console.warn("[pyrules] the standard library or a wheel is missing:", message(error)))
     .then(() => {
