@@ -434,6 +434,44 @@ def test_the_raw_snapshot_is_kept_and_tied_to_its_build(
         app.context.close()
 
 
+#: Every message of the engine's worker as the page receives it: {at (ms since the epoch,
+#: the clock the worker's marks are turned into with their origin), id, type}.
+WORKER_MESSAGES = """(() => {
+  const seen = (self.__workerMessages = []);
+  const Base = self.Worker;
+  self.Worker = class extends Base {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        const data = event.data || {};
+        seen.push({ at: performance.timeOrigin + performance.now(), id: data.id ?? null,
+                    type: data.type ?? null });
+      });
+    }
+  };
+})();"""
+
+
+def test_the_raw_snapshot_is_stored_once_the_page_has_its_answers(
+    new_app: Any, site: str
+) -> None:
+    """Storing the raw copy holds the worker's thread (the 15.8 MB are copied into the
+    cache), and the page asks its first questions the moment it hears "ready" (the systems'
+    description it draws from, then the odds): the copy waits until they are answered."""
+    app = new_app(site, service_workers="block")
+    app.context.add_init_script(WORKER_MESSAGES)
+    app.open()
+    app.page.wait_for_function(STORED)
+    messages = app.page.evaluate("() => window.__workerMessages")
+    ready = next(m["at"] for m in messages if m["type"] == "ready")
+    answers = [m["at"] for m in messages if m["id"] is not None and m["at"] > ready]
+    assert answers, messages  # the page's first question after ready was answered
+    detail = boot_mark(app)["detail"]
+    began = detail["origin"] + mark(app, "pyrules:snapshot:stored")["detail"]["began"]
+    assert began > answers[0], (began - ready, [a - ready for a in answers])
+    app.context.close()
+
+
 @pytest.mark.parametrize(
     ("how", "path", "problem"),
     [

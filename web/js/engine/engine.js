@@ -14,7 +14,7 @@
 //                                                 origin}
 //   pyrules:snapshot:stored | :not-stored         after ready: the raw snapshot was kept in
 //                                                 Cache Storage for the next start, or not
-//                                                 (detail {reason})
+//                                                 (detail {reason, began})
 // engine.bootPath is "snapshot" or "fresh" once booted.
 //
 // A call never hangs (see docs/reliability.md): call() always resolves, with the engine's
@@ -325,8 +325,9 @@ export class Engine extends EventTarget {
       performance.mark(`pyrules:boot:${data.path}`, { detail });
       this.emit("boot", { path: data.path, ...detail });
     } else if (data.type === "snapshot") {
-      // The raw snapshot was stored for the next start (or could not be: reason).
-      performance.mark(`pyrules:snapshot:${data.stored ? "stored" : "not-stored"}`, { detail: { reason: data.reason || null } });
+      // The raw snapshot was stored for the next start (or could not be: reason); began: when
+      // the worker began storing (its clock, as the boot mark's timings).
+      performance.mark(`pyrules:snapshot:${data.stored ? "stored" : "not-stored"}`, { detail: { reason: data.reason || null, began: data.began ?? null } });
     } else if (data.type === "error") {
       this.fail(data.step, data.message);
     }
