@@ -37,14 +37,14 @@
 //                                             timings: ms since the worker was created, per step;
 //                                             origin: the worker's performance.timeOrigin
 //   {type: "ready", version, build, path}
-//   {type: "snapshot", stored, reason, began} after ready, once the page's requests are
-//                                             answered: the raw snapshot kept, or why not;
-//                                             began: when storing began (ms since the worker
-//                                             was created, as timings)
+//   {type: "snapshot", stored, reason, began} after ready and the page's first answers: the
+//                                             raw snapshot kept or why not; began: when
+//                                             storing began (ms, as timings)
 //   {type: "error", step, message}
 //   {id, answer}
 
 import { later, watchDownloads } from "./downloads.js";
+import { requestTracker } from "./idle.js";
 import { cachedSnapshot, fetchSnapshot, forgetRawSnapshot, storeRawSnapshot } from "./snapshot.js";
 
 const STARTED = performance.now();
@@ -58,10 +58,7 @@ const BUILD_INFO = "__BUILD_INFO__";
 
 let handle = null;
 let booting = null;
-// The page's requests not answered yet, and what waits for none to be (whenIdle).
-let inFlight = 0;
-let idleWaiters = [];
-let idleTimer = null;
+const requests = requestTracker(150); // the page's first questions come a few ms apart
 let latePlaced = null; // after a restore, until the standard library and lazy wheels are in
 // Ms since the worker was created, per boot step, for the "boot" message ("script": this ran).
 const timings = { script: Math.round(STARTED) };
@@ -329,39 +326,15 @@ async function boot() {
   if (snapshotSource === "cache") keepRawSnapshot(info, () => fetchSnapshot(info, fetchOK)); // refetched
 }
 
-// How long no request of the page may be in flight before the worker takes up its own work
-// after ready. The page asks its first questions as soon as it hears "ready" (the systems'
-// description, then the odds it shows), a few ms apart.
-const IDLE_MS = 150;
-
-/** Resolves once none of the page's requests has been in flight for IDLE_MS. */
-function whenIdle() {
-  return new Promise((resolve) => {
-    idleWaiters.push(resolve);
-    armIdle();
-  });
-}
-
-function armIdle() {
-  clearTimeout(idleTimer);
-  if (inFlight > 0 || !idleWaiters.length) return;
-  idleTimer = setTimeout(() => {
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }, IDLE_MS);
-}
-
 /** Store the raw (packed) snapshot for the next start, then let it go; tells the page how it
- * went. Not awaited by boot(), and begun only once the page has had its answers (whenIdle):
- * storing copies the 15.8 MB on this thread (cache.put, 50–60 ms in Chromium), and the
- * page's first questions after ready, asked just then, waited behind it. `read()` gives the
- * snapshot (the site's file is fetched again only then, after a stored copy failed). */
+ * went. Not awaited by boot(), and begun once the page has had its answers (./idle.js: it
+ * holds this thread). `read()` gives the snapshot (the site's file is fetched again only
+ * then, after a stored copy failed). */
 async function keepRawSnapshot(info, read) {
   let outcome;
   let began = null;
   try {
-    await whenIdle();
+    await requests.whenIdle();
     began = Math.round(performance.now());
     const snapshot = await read();
     const { packed } = snapshot;
@@ -397,32 +370,23 @@ self.onmessage = async (event) => {
   if (id === undefined) {
     return;
   }
-  inFlight += 1;
-  clearTimeout(idleTimer);
+  requests.begin();
   try {
-    await reply(id, request);
+    const booted = await booting.then(() => true, () => false);
+    if (!booted) return; // the page was told about the failure and restarts the worker
+    let text = answer(request);
+    // A refusal while the standard library or the lazy wheels are still on their way may be
+    // an import from them: the same request again once they are in. handle() is pure, and
+    // the first answer was not sent.
+    if (latePlaced && !JSON.parse(text).ok) {
+      await latePlaced;
+      text = answer(request);
+    }
+    post({ id, answer: text });
   } finally {
-    inFlight -= 1;
-    armIdle();
+    requests.end();
   }
 };
-
-async function reply(id, request) {
-  try {
-    await booting;
-  } catch {
-    return; // the page was told about the failure and restarts the worker
-  }
-  let text = answer(request);
-  // A refusal while the standard library or the lazy wheels are still on their way may be an
-  // import from them: the same request again once they are in. handle() is pure, and the
-  // first answer was not sent.
-  if (latePlaced && !JSON.parse(text).ok) {
-    await latePlaced;
-    text = answer(request);
-  }
-  post({ id, answer: text });
-}
 
 booting = boot();
 booting.catch((error) => {

@@ -1,0 +1,80 @@
+// engine/idle.js requestTracker: the worker's own work after ready waits until none of the
+// page's requests has been in flight for the pause given (timers mocked: no real waiting).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { requestTracker } from "../../web/js/engine/idle.js";
+
+const PAUSE = 150;
+
+/** A flag that turns true once `promise` resolves (read after the microtasks ran). */
+function watch(promise) {
+  const state = { done: false };
+  promise.then(() => (state.done = true));
+  return state;
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+test("with no request, the work waits for the pause, then goes", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const requests = requestTracker(PAUSE);
+  const idle = watch(requests.whenIdle());
+  t.mock.timers.tick(PAUSE - 1);
+  await settle();
+  assert.equal(idle.done, false);
+  t.mock.timers.tick(1);
+  await settle();
+  assert.equal(idle.done, true);
+});
+
+test("a request in flight holds the work however long it takes, and the pause starts again at its answer", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const requests = requestTracker(PAUSE);
+  const idle = watch(requests.whenIdle());
+  t.mock.timers.tick(PAUSE - 10);
+  requests.begin(); // the page's first question, just before the pause was over
+  t.mock.timers.tick(10 * PAUSE);
+  await settle();
+  assert.equal(idle.done, false);
+  requests.end();
+  t.mock.timers.tick(PAUSE - 1);
+  await settle();
+  assert.equal(idle.done, false);
+  t.mock.timers.tick(1);
+  await settle();
+  assert.equal(idle.done, true);
+});
+
+test("every request counts: the work goes once the last one is answered", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const requests = requestTracker(PAUSE);
+  requests.begin();
+  requests.begin();
+  const idle = watch(requests.whenIdle());
+  requests.end();
+  t.mock.timers.tick(2 * PAUSE);
+  await settle();
+  assert.equal(idle.done, false, "one request is still in flight");
+  requests.end();
+  t.mock.timers.tick(PAUSE);
+  await settle();
+  assert.equal(idle.done, true);
+});
+
+test("several waiting are let go together, and a later wait has its own pause", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const requests = requestTracker(PAUSE);
+  const first = watch(requests.whenIdle());
+  const second = watch(requests.whenIdle());
+  t.mock.timers.tick(PAUSE);
+  await settle();
+  assert.deepEqual([first.done, second.done], [true, true]);
+  const third = watch(requests.whenIdle());
+  t.mock.timers.tick(PAUSE - 1);
+  await settle();
+  assert.equal(third.done, false);
+  t.mock.timers.tick(1);
+  await settle();
+  assert.equal(third.done, true);
+});
