@@ -14,17 +14,19 @@ function watch(promise) {
   return state;
 }
 
-const settle = () => new Promise((resolve) => setImmediate(resolve));
+/** Move the mocked clock on by `ms`, then let the promises it resolved run. */
+async function after(t, ms) {
+  t.mock.timers.tick(ms);
+  await new Promise((resolve) => setImmediate(resolve));
+}
 
 test("with no request, the work waits for the pause, then goes", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const requests = requestTracker(PAUSE);
   const idle = watch(requests.whenIdle());
-  t.mock.timers.tick(PAUSE - 1);
-  await settle();
+  await after(t, PAUSE - 1);
   assert.equal(idle.done, false);
-  t.mock.timers.tick(1);
-  await settle();
+  await after(t, 1);
   assert.equal(idle.done, true);
 });
 
@@ -32,17 +34,14 @@ test("a request in flight holds the work however long it takes, and the pause st
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const requests = requestTracker(PAUSE);
   const idle = watch(requests.whenIdle());
-  t.mock.timers.tick(PAUSE - 10);
+  await after(t, PAUSE - 10);
   requests.begin(); // the page's first question, just before the pause was over
-  t.mock.timers.tick(10 * PAUSE);
-  await settle();
+  await after(t, 10 * PAUSE);
   assert.equal(idle.done, false);
   requests.end();
-  t.mock.timers.tick(PAUSE - 1);
-  await settle();
+  await after(t, PAUSE - 1);
   assert.equal(idle.done, false);
-  t.mock.timers.tick(1);
-  await settle();
+  await after(t, 1);
   assert.equal(idle.done, true);
 });
 
@@ -53,12 +52,10 @@ test("every request counts: the work goes once the last one is answered", async 
   requests.begin();
   const idle = watch(requests.whenIdle());
   requests.end();
-  t.mock.timers.tick(2 * PAUSE);
-  await settle();
+  await after(t, 2 * PAUSE);
   assert.equal(idle.done, false, "one request is still in flight");
   requests.end();
-  t.mock.timers.tick(PAUSE);
-  await settle();
+  await after(t, PAUSE);
   assert.equal(idle.done, true);
 });
 
@@ -67,14 +64,11 @@ test("several waiting are let go together, and a later wait has its own pause", 
   const requests = requestTracker(PAUSE);
   const first = watch(requests.whenIdle());
   const second = watch(requests.whenIdle());
-  t.mock.timers.tick(PAUSE);
-  await settle();
+  await after(t, PAUSE);
   assert.deepEqual([first.done, second.done], [true, true]);
   const third = watch(requests.whenIdle());
-  t.mock.timers.tick(PAUSE - 1);
-  await settle();
+  await after(t, PAUSE - 1);
   assert.equal(third.done, false);
-  t.mock.timers.tick(1);
-  await settle();
+  await after(t, 1);
   assert.equal(third.done, true);
 });
