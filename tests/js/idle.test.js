@@ -20,14 +20,19 @@ async function after(t, ms) {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** The work waiting on `state` goes exactly when the pause is over: not a tick before. */
+async function goesAfterThePause(t, state) {
+  await after(t, PAUSE - 1);
+  assert.equal(state.done, false);
+  await after(t, 1);
+  assert.equal(state.done, true);
+}
+
 test("with no request, the work waits for the pause, then goes", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const requests = requestTracker(PAUSE);
   const idle = watch(requests.whenIdle());
-  await after(t, PAUSE - 1);
-  assert.equal(idle.done, false);
-  await after(t, 1);
-  assert.equal(idle.done, true);
+  await goesAfterThePause(t, idle);
 });
 
 test("a request in flight holds the work however long it takes, and the pause starts again at its answer", async (t) => {
@@ -39,10 +44,7 @@ test("a request in flight holds the work however long it takes, and the pause st
   await after(t, 10 * PAUSE);
   assert.equal(idle.done, false);
   requests.end();
-  await after(t, PAUSE - 1);
-  assert.equal(idle.done, false);
-  await after(t, 1);
-  assert.equal(idle.done, true);
+  await goesAfterThePause(t, idle);
 });
 
 test("every request counts: the work goes once the last one is answered", async (t) => {
@@ -67,8 +69,5 @@ test("several waiting are let go together, and a later wait has its own pause", 
   await after(t, PAUSE);
   assert.deepEqual([first.done, second.done], [true, true]);
   const third = watch(requests.whenIdle());
-  await after(t, PAUSE - 1);
-  assert.equal(third.done, false);
-  await after(t, 1);
-  assert.equal(third.done, true);
+  await goesAfterThePause(t, third);
 });
