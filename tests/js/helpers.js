@@ -1,7 +1,8 @@
 // Shared helpers of the node tests (node --test tests/js/): the engine's own description
 // of the systems (asked from the Python package, never copied), and a fake localStorage.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -69,4 +70,25 @@ export function fakeWindow() {
     removeEventListener: () => {},
   };
   return { storage, fire: (key) => listeners.filter((l) => l.type === "storage").forEach((l) => l.fn({ key })) };
+}
+
+/**
+ * engine.call as the page has it, answered by ONE python running pyrules.api.handle for the
+ * whole test file (a line of JSON in, a line out, in order). `engine.close()` ends it; `asked`
+ * counts the requests it answered, by op.
+ */
+export function engineProcess() {
+  const code = "import sys\nfrom pyrules.api import handle\nfor line in sys.stdin:\n    print(handle(line), flush=True)\n";
+  const python = process.env.PYTHON || "python3";
+  const child = spawn(python, ["-c", code], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+  const waiting = [];
+  const asked = {};
+  createInterface({ input: child.stdout }).on("line", (line) => waiting.shift()?.(JSON.parse(line)));
+  const call = (request) =>
+    new Promise((resolve) => {
+      asked[request.op] = (asked[request.op] ?? 0) + 1;
+      waiting.push(resolve);
+      child.stdin.write(`${JSON.stringify(request)}\n`);
+    });
+  return { call, asked, close: () => child.stdin.end() };
 }

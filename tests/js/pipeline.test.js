@@ -113,6 +113,20 @@ test("seeds: the request's own, the seed source's, none for physical dice, the e
   assert.equal(calls.at(-1).seed, 99); // back to the page's seed
 });
 
+test("a seed the source gave to a request the engine refuses is handed back, once; a roll's own seed never is", async () => {
+  const { pipeline } = harness({ seeds: [] });
+  const refused = [];
+  pipeline.setSeedSource(async () => 77, { refused: (request) => refused.push(request) });
+  const bad = await pipeline.roll({ op: "roll", system: "d6", params: { attribute: 99 }, lang: "fr" });
+  assert.equal(bad.answer.ok, false);
+  assert.deepEqual(refused.map((r) => [r.seed, r.params.attribute]), [[77, 99]]);
+  const own = await pipeline.roll({ op: "roll", system: "d6", params: { attribute: 99 }, seed: 5, lang: "fr" });
+  assert.equal(own.answer.ok, false);
+  assert.equal(refused.length, 1); // its seed was not the source's
+  await pipeline.roll({ op: "roll", system: "d6", params: {}, lang: "fr" });
+  assert.equal(refused.length, 1);
+});
+
 test("an opposition records who rolled on each side and each side's luck from the answer", async () => {
   const { pipeline, calls, added } = harness({ seeds: [11] });
   const who = { actor: { id: "a", name: "Alice", label: "" }, opponent: { id: null, name: "PNJ", label: "" } };

@@ -3,21 +3,19 @@ import { test } from "node:test";
 
 import { TableHost } from "../../web/js/table/host.js";
 import { HOST_KEY, hostState, readHostState } from "../../web/js/table/host-store.js";
-import { WINDOW, commitment, randomValue } from "../../web/js/lib/table-protocol.js";
 import { engineAnswers, engineCall } from "./helpers.js";
 
 /** A data channel as the host sees it once a player's answer was taken (no WebRTC in node). */
 function link() {
   const sent = [];
-  const peer = { closed: false, sent, send: (text) => sent.push(JSON.parse(text)) && true, close() { this.closed = true; } };
+  const peer = { closed: false, sent, send: (text) => sent.push(JSON.parse(text)) && true, close() { this.closed = true; }, closeSoon() { this.closed = true; } };
   let joined;
   // Always just heard from (the host's beat would show a player silent for 5 s as gone).
   const conn = { peer, player: null, get lastSeen() { return Date.now(); }, set lastSeen(_) {}, joined: (r) => (joined = r) };
   return { conn, sent, result: () => joined };
 }
 
-const commits = async () => Promise.all(Array.from({ length: WINDOW }, () => commitment(randomValue())));
-const hello = async (extra = {}) => ({ t: "hello", name: "Joueur", colour: "red", commits: await commits(), back: null, ...extra });
+const hello = async (extra = {}) => ({ t: "hello", name: "Joueur", colour: "red", back: null, ...extra });
 
 // The engine's answers, each asked once (one python per call is slow; an answer depends only
 // on its request): the seat questions these tests ask are answered up front, by one python.

@@ -3,7 +3,7 @@ import { test } from "node:test";
 
 import { compactSDP, expandSDP, readCompact } from "../../web/js/lib/table-sdp.js";
 import {
-  MAX_MESSAGE, WINDOW, cleanName, commitment, inviteLink, inviteOffer, parseMessage, randomValue, seedOf, sha256,
+  MAX_MESSAGE, canonical, cleanName, commitment, inviteLink, inviteOffer, parseMessage, randomValue, seedOf, sha256,
 } from "../../web/js/lib/table-protocol.js";
 import { diffPaths, verifyRoll } from "../../web/js/lib/table-verify.js";
 import { engineCall } from "./helpers.js";
@@ -29,21 +29,23 @@ test("seeds fit 0..2**53-1, depend on both values and the roll number", async ()
   assert.equal(Number(BigInt("0xffffffffffffff") >> 3n), 2 ** 53 - 1);
 });
 
-test("the commitment hides the value and binds it", async () => {
+const D6 = { op: "roll", system: "d6", params: { attribute: 3, skill: 2, difficulty: 9 }, lang: "fr" };
+
+test("the commitment hides the value and binds it to the request, whatever its seed and key order", async () => {
   const v = randomValue();
   assert.match(v, /^[0-9a-f]{64}$/);
-  const c = await commitment(v);
+  const c = await commitment(v, D6);
   assert.match(c, /^[0-9a-f]{64}$/);
-  assert.equal(await commitment(v), c);
-  assert.notEqual(await commitment(randomValue()), c);
+  assert.equal(await commitment(v, D6), c);
+  assert.equal(await commitment(v, { ...D6, seed: 12 }), c); // the seed comes after the commitment
+  assert.equal(await commitment(v, { lang: "fr", params: { difficulty: 9, skill: 2, attribute: 3 }, system: "d6", op: "roll" }), c);
+  assert.notEqual(await commitment(randomValue(), D6), c);
+  assert.notEqual(await commitment(v, { ...D6, params: { ...D6.params, attribute: 4 } }), c); // another roll
   assert.ok(!c.includes(v.slice(0, 16)));
+  assert.equal(canonical({ b: [1, { d: null, c: "x" }], a: true }), '{"a":true,"b":[1,{"c":"x","d":null}]}');
 });
 
-const hello = async (extra = {}) => {
-  const commits = [];
-  for (let i = 0; i < WINDOW; i += 1) commits.push(await commitment(randomValue()));
-  return JSON.stringify({ t: "hello", v: 1, name: "Aïcha", commits, ...extra });
-};
+const hello = async (extra = {}) => JSON.stringify({ t: "hello", v: 2, name: "Aïcha", ...extra });
 
 test("messages: a good hello is read, junk is refused with a reason", async () => {
   const good = parseMessage(await hello(), "player");
@@ -52,7 +54,8 @@ test("messages: a good hello is read, junk is refused with a reason", async () =
   const junk = [
     "", "not json", "[]", "null", "42", '"text"', "x".repeat(MAX_MESSAGE + 1),
     '{"t":"constructor"}', '{"t":"toString"}', '{"t":"__proto__"}', '{"t":"welcome","id":"p1"}',
-    '{"t":"hello","v":1,"commits":[]}', '{"t":"roll","request":{"op":"odds","system":"d6"},"answer":{}}',
+    '{"t":"hello","v":1,"commits":[]}', '{"t":"commit","n":-1,"c":"00"}', '{"t":"void","n":1,"reveal":"zz","request":{"op":"roll","system":"d6"}}',
+    '{"t":"give","n":1,"value":"x"}', '{"t":"sheets","characters":[1]}', '{"t":"roll","request":{"op":"odds","system":"d6"},"answer":{}}',
     '{"t":"roll","request":{"op":"roll","system":"d6","seed":-1},"answer":{}}',
     '{"t":"roll","request":{"op":"roll","system":"d6"},"answer":{},"n":0,"reveal":"zz"}',
   ];
@@ -92,6 +95,14 @@ test("messages keep only known fields; names are text, trimmed, without control 
   assert.equal(parseMessage('{"t":"roll","from":"x","verified":"yes"}', "host").ok, false);
   assert.equal(parseMessage('{"t":"roll","from":"gm","verified":"host","hidden":true,"system":"d6"}', "host").ok, true);
   assert.equal(parseMessage('{"t":"hello","v":1}', "host").ok, false);
+  // A relayed roll's proof: both values, the commitment and the number, or the message is refused.
+  const proof = { n: 2, commit: "a".repeat(64), reveal: "b".repeat(64), value: "c".repeat(64) };
+  const relay = { t: "roll", from: "p1", name: "A", verified: "yes", request: { op: "roll", system: "d6" }, answer: { ok: true } };
+  assert.deepEqual(parseMessage(JSON.stringify({ ...relay, proof }), "host").message.proof, { ...proof, gm: false });
+  assert.equal(parseMessage(JSON.stringify({ ...relay, proof: { ...proof, value: "x" } }), "host").ok, false);
+  assert.equal(parseMessage(JSON.stringify({ ...relay, proof: { ...proof, gm: true } }), "host").ok, false); // a GM's roll names its giver
+  assert.equal(parseMessage(JSON.stringify({ ...relay, proof: { ...proof, gm: true, by: "p2" } }), "host").message.proof.by, "p2");
+  assert.deepEqual(parseMessage('{"t":"closed"}', "host").message, { t: "closed" });
 });
 
 test("the invite is a link to the page's own folder, the offer in the fragment", () => {
@@ -143,53 +154,52 @@ test("diffPaths names what differs", () => {
 async function exchange() {
   const reveal = randomValue();
   const value = randomValue();
-  const pending = new Map([[5, { commit: await commitment(reveal), value }]]);
   const seed = await seedOf(reveal, value, 5);
-  const request = { op: "roll", system: "d6", params: { attribute: 3, skill: 2, difficulty: 9 }, seed, lang: "fr" };
+  const request = { ...D6, seed };
   const answer = await engineCall(request);
-  return { reveal, pending, seed, request, answer };
+  return { reveal, proof: { n: 5, commit: await commitment(reveal, D6), reveal, value }, seed, request, answer };
 }
 
 test("an honest roll is verified by replaying it in the engine", async () => {
-  const { reveal, pending, seed, request, answer } = await exchange();
-  const judged = await verifyRoll({ n: 5, reveal, request, answer }, pending, engineCall);
+  const { proof, seed, request, answer } = await exchange();
+  const judged = await verifyRoll({ request, answer }, proof, engineCall);
   assert.equal(judged.verdict, "yes", judged.diff.join());
   assert.equal(judged.seed, seed);
-  assert.equal(pending.size, 0); // a value serves once
-  const again = await verifyRoll({ n: 5, reveal, request, answer }, pending, engineCall);
-  assert.equal(again.verdict, "no");
 });
 
-test("a changed answer, a chosen seed or a false reveal are « non vérifié », with what differed", async () => {
+test("a changed answer, a chosen seed, a false reveal or another request are « non vérifié », with what differed", async () => {
   const base = await exchange();
   const tampered = structuredClone(base.answer);
   tampered.result.margin += 1;
-  let judged = await verifyRoll({ n: 5, reveal: base.reveal, request: base.request, answer: tampered }, base.pending, engineCall);
+  let judged = await verifyRoll({ request: base.request, answer: tampered }, base.proof, engineCall);
   assert.equal(judged.verdict, "no");
   assert.ok(judged.diff.some((d) => d.startsWith("result.margin")), judged.diff.join());
 
-  const chosen = await exchange();
-  const request = { ...chosen.request, seed: 42 };
-  const answer = await engineCall(request);
-  judged = await verifyRoll({ n: 5, reveal: chosen.reveal, request, answer }, chosen.pending, engineCall);
+  const request = { ...base.request, seed: 42 };
+  judged = await verifyRoll({ request, answer: await engineCall(request) }, base.proof, engineCall);
   assert.equal(judged.verdict, "no");
   assert.ok(judged.diff.some((d) => d.startsWith("seed: 42")), judged.diff.join());
 
-  const liar = await exchange();
-  judged = await verifyRoll({ n: 5, reveal: randomValue(), request: liar.request, answer: liar.answer }, liar.pending, engineCall);
+  judged = await verifyRoll({ request: base.request, answer: base.answer }, { ...base.proof, reveal: randomValue() }, engineCall);
+  assert.equal(judged.verdict, "no");
+  assert.ok(judged.diff.includes("commitment"));
+
+  // The seed known, another request rolled with it: the commitment was to the first one.
+  const other = { ...base.request, params: { ...D6.params, attribute: 5 } };
+  judged = await verifyRoll({ request: other, answer: await engineCall(other) }, base.proof, engineCall);
   assert.equal(judged.verdict, "no");
   assert.ok(judged.diff.includes("commitment"));
 });
 
 test("faces typed by hand are never « vérifié »: physical, or « non vérifié » when claimed as a table roll", async () => {
-  const { reveal, pending, seed } = await exchange();
+  const { proof, seed } = await exchange();
   const request = { op: "roll", system: "d6", params: { attribute: 3, skill: 2, difficulty: 9, dice: [6] }, lang: "fr" };
   const answer = await engineCall(request);
-  const physical = await verifyRoll({ request, answer }, new Map(), engineCall);
+  const physical = await verifyRoll({ request, answer }, null, engineCall);
   assert.equal(physical.verdict, "physical", physical.diff.join());
-  const claimed = await verifyRoll({ n: 5, reveal, request: { ...request, seed }, answer }, pending, engineCall);
+  const claimed = await verifyRoll({ request: { ...request, seed }, answer }, proof, engineCall);
   assert.notEqual(claimed.verdict, "yes");
-  const offline = await verifyRoll({ offline: true, request: { ...request, params: { attribute: 3 }, seed: 9 }, answer: await engineCall({ ...request, params: { attribute: 3 }, seed: 9 }) }, new Map(), engineCall);
+  const offline = await verifyRoll({ offline: true, request: { ...request, params: { attribute: 3 }, seed: 9 }, answer: await engineCall({ ...request, params: { attribute: 3 }, seed: 9 }) }, null, engineCall);
   assert.equal(offline.verdict, "offline", offline.diff.join());
 });
 

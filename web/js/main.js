@@ -144,10 +144,12 @@ const views = new Views($("view-tabs"), (name) => {
   const panel = $("history-panel");
   const home = name === "history" ? $("view-history") : $("view-roll");
   if (panel.parentElement !== home) home.append(panel);
+  if (name === "table") table.shown(); // drawn whenever its tab is shown: a fresh device can host
   renderTableView(false);
 });
 hooks.views = views;
-new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), hooks, systems: () => app.systems }); // the shared table (issue 24)
+const table = new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), toasts: $("table-toasts"), hooks, systems: () => app.systems, sheets: () => characters.characters });
+characters.onChange(() => table.sheetsChanged()); // the shared table: the GM checks sheet rolls with a player's characters
 
 /** Draw the table-play screen on show (force: the language or the systems changed). */
 function renderTableView(force = true) {

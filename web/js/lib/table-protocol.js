@@ -1,15 +1,16 @@
-// The shared table's protocol (issue 24), pure: no DOM, no WebRTC (tested with node --test).
+// The shared table's protocol (issues 24 and 38), pure: no DOM, no WebRTC (tested with node --test).
 //
-// Fair dice that no single device chooses (commit-reveal, pipelined):
-//   1. the player draws a random value r_n and sends only its commitment c_n = H(r_n);
-//   2. the host, having seen c_n, answers its own random value h_n;
-//   3. the seed of the player's roll n is derived from r_n and h_n (seedOf);
-//   4. the roll message reveals r_n: the host checks H(r_n) = c_n, derives the seed itself,
-//      replays the request in its own engine and compares the whole answer (table-verify.js).
-// The player keeps WINDOW commitments ahead, and each roll carries the next commitment, so
-// the values of the next rolls are already there when a roll starts: no roll waits on the
-// network. Neither side can steer the seed: the player is bound by c_n before it sees h_n,
-// and the host cannot guess r_n from c_n.
+// Fair dice that no device chooses, one exchange per roll (issue 38: no value travels ahead):
+//   1. at the tap, the roller draws a random value r and sends only its commitment
+//      c = H(r, request): it is bound to what it rolls before it knows anything of the seed;
+//   2. the other side, having seen c, answers its own random value v;
+//   3. the seed of roll n is derived from r, v and n (seedOf);
+//   4. the roll message reveals r: every device checks H(r, request) = c, derives the seed
+//      itself, replays the request in its own engine and compares the whole answer
+//      (table-verify.js).
+// A player's roll: the player commits, the host answers. The GM's visible roll: the host
+// commits, a player answers (its value goes into the GM's dice). Neither side can steer the
+// seed: the committer is bound by c before it sees v, and the other cannot guess r from c.
 //
 // Every message from another device is untrusted (like storage): parseMessage checks its
 // size, its shape and its types and rebuilds it from known fields only (no prototype
@@ -17,15 +18,15 @@
 
 import { cleanColour } from "./dice-colours.js";
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2; // 2: one commit-reveal exchange per roll (issue 38); 1 sent values ahead
 export const MAX_MESSAGE = 64000; // characters of one message (a roll with its answer: ~3 000; a sheet roll more)
 export const MAX_NAME = 40; // characters of a player's name
 // How many players a table seats is the engine's decision (op "seat", pyrules/ops/table.py).
 // This is only a bound on the size of a peers list a device accepts: the host keeps at most
 // MAX_ROSTER players on its roster (the oldest gone ones are forgotten first).
 export const MAX_ROSTER = 32;
-export const WINDOW = 4; // commitments the player keeps ahead of its rolls
 export const MAX_OUTBOX = 200; // rolls made away from the table, sent when it joins again
+export const MAX_SHEETS = 40; // characters a player shows the GM
 const HEX64 = /^[0-9a-f]{64}$/;
 const ID = /^p[1-9][0-9]{0,3}$/; // player ids, given by the host: p1, p2, …
 const TOKEN = /^[0-9a-f]{32}$/;
@@ -46,15 +47,31 @@ export async function sha256(text) {
   return hex(new Uint8Array(digest));
 }
 
-/** The commitment to a player's value. */
-export const commitment = (value) => sha256(`pyrules-table/commit/${value}`);
+/** JSON with the keys of every object sorted: the same value is the same text on every device. */
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().filter((k) => value[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A roll request as it is committed to: everything but its seed (the seed comes after). */
+export function unseeded(request) {
+  const { seed, ...rest } = request; // eslint-disable-line no-unused-vars
+  return rest;
+}
+
+/** The commitment to a random value and to the request it will seed (a roll is bound to both). */
+export const commitment = (value, request) => sha256(`pyrules-table/commit/${value}/${canonical(unseeded(request))}`);
 
 /**
- * The seed of a player's roll n: the first 53 bits of H(player value, host value, n), so
- * that it is an exact integer in 0..2**53-1 (a seed the engine and JSON both keep exactly).
+ * The seed of roll `n`: the first 53 bits of H(committed value, other value, n), so that it is
+ * an exact integer in 0..2**53-1 (a seed the engine and JSON both keep exactly). `n` is a
+ * player's roll number, or "gm<number>" for a GM's roll.
  */
-export async function seedOf(playerValue, hostValue, n) {
-  const digest = await sha256(`pyrules-table/seed/${playerValue}/${hostValue}/${n}`);
+export async function seedOf(committed, other, n) {
+  const digest = await sha256(`pyrules-table/seed/${committed}/${other}/${n}`);
   return Number(BigInt(`0x${digest.slice(0, 14)}`) >> 3n); // 56 bits -> 53
 }
 
@@ -122,27 +139,49 @@ function cleanRoll(d) {
     roll.k = d.k; // the roll's number on its device (acknowledged by the host)
   }
   if (d.n !== undefined) {
-    if (!isCount(d.n) || typeof d.reveal !== "string" || !HEX64.test(d.reveal)) return null;
-    roll.n = d.n;
+    if (!isCount(d.n) || !isHex(d.reveal)) return null;
+    roll.n = d.n; // the exchange that seeded it
     roll.reveal = d.reveal;
   }
   return roll;
 }
 
+const isHex = (v) => typeof v === "string" && HEX64.test(v);
+
+/** What a relayed roll carries for any device to check it: both values, the commitment, the number. */
+function cleanProof(p) {
+  if (!isPlain(p) || !isCount(p.n) || !isHex(p.commit) || !isHex(p.reveal) || !isHex(p.value)) return null;
+  const proof = { n: p.n, commit: p.commit, reveal: p.reveal, value: p.value, gm: p.gm === true };
+  if (proof.gm) {
+    if (!ID.test(p.by)) return null;
+    proof.by = p.by; // the player whose value went into the GM's roll
+  }
+  return proof;
+}
+
 const PLAYER_MESSAGES = {
   hello: (d) => {
-    if (d.v !== PROTOCOL || !Array.isArray(d.commits) || d.commits.length !== WINDOW || !d.commits.every((c) => HEX64.test(c))) return null;
+    if (d.v !== PROTOCOL) return null;
     const back = isPlain(d.back) && ID.test(d.back.id) && TOKEN.test(d.back.token) ? { id: d.back.id, token: d.back.token } : null;
-    return { t: "hello", name: cleanName(d.name), colour: cleanColour(d.colour), commits: d.commits.slice(), back };
+    return { t: "hello", name: cleanName(d.name), colour: cleanColour(d.colour), back };
   },
+  // The commitment of the player's roll n (the host answers its value).
+  commit: (d) => (isCount(d.n) && isHex(d.c) ? { t: "commit", n: d.n, c: d.c } : null),
   roll: (d) => {
     const roll = cleanRoll(d);
     if (!roll) return null;
-    // A table roll brings the commitment of the roll WINDOW further on.
-    if (roll.n !== undefined && !(typeof d.commit === "string" && HEX64.test(d.commit))) return null;
     // The colour of the player's dice when it rolled (its dice setting): a known id, or none.
-    return { t: "roll", ...roll, colour: cleanColour(d.colour), ...(roll.n !== undefined ? { commit: d.commit } : {}) };
+    return { t: "roll", ...roll, colour: cleanColour(d.colour) };
   },
+  // Roll n was refused by the player's engine: its value, so the host can see it refused too.
+  void: (d) => {
+    const request = cleanRequest(d.request);
+    return isCount(d.n) && isHex(d.reveal) && request ? { t: "void", n: d.n, reveal: d.reveal, request } : null;
+  },
+  // The player's value for the GM's roll n (asked by "ask").
+  give: (d) => (isCount(d.n) && isHex(d.value) ? { t: "give", n: d.n, value: d.value } : null),
+  // The player's characters, as the GM holds them to check its sheet rolls (the engine checks each).
+  sheets: (d) => (Array.isArray(d.characters) && d.characters.length <= MAX_SHEETS && d.characters.every(isPlain) ? { t: "sheets", characters: d.characters } : null),
   ping: () => ({ t: "ping" }),
   bye: () => ({ t: "bye" }),
 };
@@ -152,38 +191,37 @@ const cleanPeers = (list) =>
     ? list.filter((p) => isPlain(p) && (ID.test(p.id) || p.id === "gm")).map((p) => ({ id: p.id, name: cleanName(p.name), colour: cleanColour(p.colour), connected: p.connected === true }))
     : null;
 
-const cleanValues = (list) =>
-  Array.isArray(list) && list.length <= WINDOW && list.every((v) => isPlain(v) && isCount(v.n) && typeof v.value === "string" && HEX64.test(v.value))
-    ? list.map((v) => ({ n: v.n, value: v.value }))
-    : null;
+const VERDICTS = ["yes", "no", "offline", "physical", "host"];
 
 const HOST_MESSAGES = {
   welcome: (d) => {
-    const values = cleanValues(d.values);
     const peers = cleanPeers(d.peers);
-    if (!ID.test(d.id) || !TOKEN.test(d.token) || !values || !peers || !isCount(d.next)) return null;
-    return { t: "welcome", id: d.id, token: d.token, values, peers, next: d.next, host: cleanName(d.host, "MJ") };
+    if (!ID.test(d.id) || !TOKEN.test(d.token) || !peers || !isCount(d.next)) return null;
+    return { t: "welcome", id: d.id, token: d.token, peers, next: d.next, host: cleanName(d.host, "MJ") };
   },
-  value: (d) => {
-    const values = cleanValues([d]);
-    return values ? { t: "value", ...values[0] } : null;
-  },
+  value: (d) => (isCount(d.n) && isHex(d.value) ? { t: "value", n: d.n, value: d.value } : null),
+  // The GM commits to its roll n and asks this player for a value.
+  ask: (d) => (isCount(d.n) && isHex(d.c) ? { t: "ask", n: d.n, c: d.c } : null),
   ack: (d) => (isCount(d.k) ? { t: "ack", k: d.k } : null),
   peers: (d) => {
     const peers = cleanPeers(d.peers);
     return peers ? { t: "peers", peers } : null;
   },
-  // A roll of another device, relayed by the host with its verdict (or the host's own).
+  // A roll of another device, relayed by the host with its verdict (or the host's own), and
+  // what this device needs to check it with its own engine (proof).
   roll: (d) => {
     if (!(ID.test(d.from) || d.from === "gm")) return null;
-    const verified = ["yes", "no", "offline", "physical", "host"].includes(d.verified) ? d.verified : null;
+    const verified = VERDICTS.includes(d.verified) ? d.verified : null;
     if (!verified) return null;
     const base = { t: "roll", from: d.from, name: cleanName(d.name), colour: cleanColour(d.colour), verified, time: typeof d.time === "string" ? d.time.slice(0, 40) : null };
     if (d.hidden === true) return { ...base, hidden: true, system: typeof d.system === "string" ? d.system.slice(0, 40) : "?" };
     const request = cleanRequest(d.request);
     if (!request || !isPlain(d.answer)) return null;
-    return { ...base, hidden: false, request, answer: d.answer, diff: Array.isArray(d.diff) ? d.diff.filter((x) => typeof x === "string").slice(0, 8).map((x) => x.slice(0, 200)) : [] };
+    const proof = d.proof === undefined ? null : cleanProof(d.proof);
+    if (d.proof !== undefined && !proof) return null;
+    return { ...base, hidden: false, request, answer: d.answer, proof, offline: d.offline === true, diff: Array.isArray(d.diff) ? d.diff.filter((x) => typeof x === "string").slice(0, 8).map((x) => x.slice(0, 200)) : [] };
   },
+  closed: () => ({ t: "closed" }),
   ping: () => ({ t: "ping" }),
 };
 

@@ -1,36 +1,59 @@
-// The host's side of the shared table (issue 24): the GM's device. It hands out invites,
-// gives each player its id, answers each player's commitments with its own values, checks
-// every roll in its own engine (lib/table-verify.js) and relays it to the other players.
-// Nothing a player sends is trusted: junk is set aside with a notice, and a message can
-// only ever speak for the player whose channel it came on.
+// The host's side of the shared table (issues 24 and 38): the GM's device. It hands out
+// invites, gives each player its id, answers each roll's commitment with its own value, checks
+// every roll in its own engine (lib/table-verify.js) and relays it, with what any device needs
+// to check it again, to the other players. Its own visible rolls take a player's value.
+// Nothing a player sends is trusted: junk is set aside with a notice, a message can only ever
+// speak for the player whose channel it came on, and what one player can make the host do is
+// bounded (a rate, a cap on its open rolls and on its rolls waiting for the engine).
 
 import { cleanColour } from "../lib/dice-colours.js";
 import { lang } from "../lib/i18n.js";
-import { MAX_ROSTER, WINDOW, parseMessage, randomValue } from "../lib/table-protocol.js";
-import { verifyRoll } from "../lib/table-verify.js";
-import { Peer } from "./peer.js";
+import { MAX_ROSTER, PROTOCOL, canonical, cleanName, parseMessage, randomValue } from "../lib/table-protocol.js";
+import { outcomeOf, tampered, verifyRoll, withHeldSheets } from "../lib/table-verify.js";
+import { GmRolls } from "./gm-rolls.js";
+import { LIMITS, Peer } from "./peer.js";
 
 export const PING_MS = 1000;
 export const GONE_MS = 5000; // silent this long: shown as gone (back as soon as it speaks)
 export const DROP_MS = 30000; // silent this long: the link is closed (a new invite brings it back)
+export const MAX_PENDING = 4; // a player's rolls committed to, not yet revealed (the oldest goes first)
+export const MAX_QUEUED = 8; // a player's messages waiting for the host's engine; more are dropped
+export const RATE = { burst: 30, perSecond: 10 }; // messages a player may send (pings aside)
+
+/** A token bucket: take() is false once a player sent more than its rate allows. */
+function bucket({ burst, perSecond }) {
+  let tokens = burst;
+  let at = Date.now();
+  return () => {
+    const now = Date.now();
+    tokens = Math.min(burst, tokens + ((now - at) / 1000) * perSecond);
+    at = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+}
 
 export class TableHost {
   /**
    * call(request): the engine; name: the GM's name; colour(): this device's dice colour;
    * roster: what a reload kept (host-store.js readHostState: players shown gone until they
-   * come back); events: onChange() (players), onRoll(entry) (a verified or refused roll),
-   * onNotice(text) (junk, failures).
+   * come back); newPeer(): a link (peer.js; an in-memory one in node tests); events:
+   * onChange() (players, invites), onRoll(entry) (a checked roll), onNotice(info) (junk,
+   * failures).
    */
-  constructor({ call, name = "MJ", colour = () => null, roster = null, onChange = () => {}, onRoll = () => {}, onNotice = () => {} }) {
-    Object.assign(this, { call, name, colour, onChange, onRoll, onNotice });
-    this.players = new Map(); // id -> {id, name, colour, token, conn, connected, pending, next, acked}
+  constructor({ call, name = "MJ", colour = () => null, roster = null, newPeer = () => new Peer(), onChange = () => {}, onRoll = () => {}, onNotice = () => {} }) {
+    Object.assign(this, { call, name, colour, newPeer, onChange, onRoll, onNotice });
+    this.players = new Map(); // id -> {id, name, colour, token, conn, connected, pending, next, acked, sheets}
     this.invites = new Map(); // invite number -> Peer waiting for its answer
     this.count = roster?.count ?? 0; // invites made (numbers never reused, even across a reload)
     this.lastId = roster?.lastId ?? 0;
-    for (const p of roster?.players ?? []) this.players.set(p.id, { ...p, conn: null, connected: false, pending: new Map() });
+    for (const p of roster?.players ?? []) this.players.set(p.id, { ...p, conn: null, connected: false, pending: new Map(), sheets: null });
     this.restored = Boolean(roster); // the page was reloaded with a table: say so until all are back
-    this.queue = Promise.resolve(); // rolls are checked one at a time, in arrival order
+    this.queue = Promise.resolve(); // messages needing the engine are handled one at a time, in arrival order
     this.junk = 0;
+    this.gmRolls = new GmRolls({ players: () => this.players.values(), send: (player, message) => this.send(player, message) });
+    this.tamperRelay = false; // debug.tamperNextRelay(): the next relayed roll is altered
     this.timer = setInterval(() => this.beat(), PING_MS);
   }
 
@@ -49,14 +72,22 @@ export class TableHost {
     return answer?.ok ? { ok: true, qr: answer.result.qr ?? null, free: answer.result.free } : { ok: false, message: answer?.error?.message ?? "?" };
   }
 
+  /** The invites nobody answered are withdrawn: only the one on screen holds a seat. */
+  withdraw() {
+    for (const peer of this.invites.values()) peer.close();
+    this.invites.clear();
+  }
+
   /**
    * A fresh single-use invite, once the engine gives it a seat: {number, text, link, qr}
    * (text "<number>.<offer>", link = linkOf(text)), or {error, message} (the table is full).
+   * The previous invite, if nobody used it, is withdrawn.
    */
   async invite(linkOf = (text) => text) {
+    this.withdraw();
     this.count += 1;
     const number = this.count;
-    const peer = new Peer();
+    const peer = this.newPeer();
     this.invites.set(number, peer); // counted at once: two invites at the same time take two seats
     const taken = this.seats() - 1;
     const drop = () => {
@@ -71,6 +102,7 @@ export class TableHost {
         drop();
         return { error: "full", message: seat.message };
       }
+      if (this.invites.get(number) !== peer) return { error: "withdrawn" }; // a newer invite took its place
       this.onChange();
       return { number, text, link, qr: seat.qr };
     } catch (error) {
@@ -81,8 +113,8 @@ export class TableHost {
 
   /**
    * A player's answer text. Resolves {ok: true, id} once the player has said hello, or
-   * {ok: false, error, message?} ("bad-answer", "no-invite", "unreachable", "closed", or
-   * "full" with the engine's message).
+   * {ok: false, error, message?} ("bad-answer", "no-invite", "unreachable", "timeout" (linked,
+   * but no hello within LIMITS.join), "closed", or "full" with the engine's message).
    */
   async accept(text) {
     const match = typeof text === "string" ? text.trim().match(/^(\d{1,4})\.(.+)$/s) : null;
@@ -96,14 +128,28 @@ export class TableHost {
       applied = false;
     }
     if (!applied) return { ok: false, error: "bad-answer" };
-    this.invites.delete(Number(match[1]));
+    this.invites.delete(Number(match[1])); // used: it leaves the screen
+    this.onChange();
     return new Promise((resolve) => {
-      const conn = { peer, player: null, lastSeen: Date.now(), joined: resolve };
+      let done = false;
+      const joined = (result) => {
+        if (done) return;
+        done = true;
+        clearTimeout(limit);
+        resolve(result);
+      };
+      const conn = { peer, player: null, lastSeen: Date.now(), joined, queued: 0, allow: bucket(RATE) };
+      // A join that does not complete says so: never a silent wait.
+      const limit = setTimeout(() => {
+        if (conn.player) return;
+        joined({ ok: false, error: peer.open ? "timeout" : "unreachable" });
+        peer.close();
+      }, LIMITS.join);
       peer.onMessage = (raw) => this.receive(conn, raw);
       peer.onOpen = () => (conn.lastSeen = Date.now());
       peer.onClose = (reason) => {
         if (conn.player) this.gone(conn.player, conn);
-        else resolve({ ok: false, error: reason === "unreachable" ? "unreachable" : "closed" });
+        else joined({ ok: false, error: reason === "unreachable" ? "unreachable" : "closed" });
       };
     });
   }
@@ -138,6 +184,12 @@ export class TableHost {
     this.onChange();
   }
 
+  /** A message set aside: counted, and said on the GM's screen; nothing else changes. */
+  refuse(conn, error) {
+    this.junk += 1;
+    this.onNotice({ kind: "junk", from: conn.player?.name ?? "?", error });
+  }
+
   receive(conn, raw) {
     conn.lastSeen = Date.now();
     if (conn.player && conn.player.conn !== conn) return conn.peer.close(); // an old link of a player back on a new one
@@ -146,26 +198,37 @@ export class TableHost {
       this.sharePeers();
     }
     const read = parseMessage(raw, "player");
-    if (!read.ok) {
-      this.junk += 1;
-      this.onNotice({ kind: "junk", from: conn.player?.name ?? "?", error: read.error });
-      return;
-    }
+    if (!read.ok) return this.refuse(conn, read.error);
     const message = read.message;
     if (message.t === "ping") return;
-    // One at a time, in arrival order: a hello waits on the engine (its seat), the rolls after it wait for it.
-    this.queue = this.queue.then(() => this.handle(conn, message)).catch((e) => this.onNotice({ kind: "error", error: String(e) }));
+    if (!conn.allow()) return this.refuse(conn, "too many messages");
+    if (message.t === "hello") return this.enqueue(conn, () => this.hello(conn, message));
+    const player = conn.player;
+    if (!player) return this.refuse(conn, "no hello");
+    if (message.t === "commit") return this.commit(player, message);
+    if (message.t === "give") return this.gmRolls.given(player, message);
+    if (message.t === "sheets") return this.sheets(player, message.characters);
+    if (message.t === "bye") return conn.peer.close();
+    // A roll naming an exchange this host never opened costs nothing: no engine replay.
+    if (message.n !== undefined && !player.pending.has(message.n)) return this.refuse(conn, `no open roll ${message.n}`);
+    if (conn.queued >= MAX_QUEUED) return this.refuse(conn, "too many rolls waiting");
+    if (message.t === "void") return this.enqueue(conn, () => this.void(player, message));
+    return this.enqueue(conn, () => this.roll(player, message));
   }
 
-  handle(conn, message) {
-    if (message.t === "hello") return this.hello(conn, message);
-    if (!conn.player) return this.onNotice({ kind: "junk", from: "?", error: "no hello" });
-    if (message.t === "roll") return this.roll(conn.player, message);
-    if (message.t === "bye") conn.peer.close();
+  /** One at a time, in arrival order: a hello waits on the engine (its seat), the rolls after it wait for it. */
+  enqueue(conn, task) {
+    conn.queued += 1;
+    this.queue = this.queue
+      .then(task)
+      .catch((e) => this.onNotice({ kind: "error", error: String(e) }))
+      .finally(() => (conn.queued -= 1));
   }
 
   async hello(conn, message) {
-    if (conn.player || conn.peer.closed) return; // one hello per channel
+    if (conn.peer.closed) return;
+    // A hello said again (its welcome was lost, or is on its way): the same welcome again.
+    if (conn.welcome) return conn.peer.send(JSON.stringify(conn.welcome));
     const known = message.back && this.players.get(message.back.id);
     const back = known && known.token === message.back.token ? known : null;
     // A seat for it, the engine says (a player coming back takes one too, unless still there).
@@ -182,20 +245,14 @@ export class TableHost {
     } else {
       this.lastId += 1;
       const id = `p${this.lastId}`;
-      player = { id, token: randomValue(16), next: 0, acked: -1 };
+      player = { id, token: randomValue(16), next: 0, acked: -1, sheets: null };
       this.players.set(id, player);
     }
     Object.assign(player, { name: message.name, colour: message.colour, conn, connected: true, pending: new Map() });
     this.forget();
     conn.player = player;
-    const values = message.commits.map((commit, i) => {
-      const value = randomValue();
-      player.pending.set(player.next + i, { commit, value });
-      return { n: player.next + i, value };
-    });
-    const next = player.next;
-    player.next += WINDOW;
-    this.send(player, { t: "welcome", id: player.id, token: player.token, values, next, host: this.name, peers: [] });
+    conn.welcome = { t: "welcome", v: PROTOCOL, id: player.id, token: player.token, next: player.next, host: this.name, peers: [] };
+    conn.peer.send(JSON.stringify(conn.welcome));
     if ([...this.players.values()].every((p) => p.connected)) this.restored = false; // everyone is back
     this.sharePeers();
     conn.joined({ ok: true, id: player.id });
@@ -209,22 +266,39 @@ export class TableHost {
     }
   }
 
+  /** A player commits to its roll n: the host's value for it leaves now, and only now. */
+  commit(player, message) {
+    if (message.n < player.next) return this.refuse(player.conn, `roll ${message.n} already opened`);
+    player.next = message.n + 1;
+    if (player.pending.size >= MAX_PENDING) {
+      const [oldest] = player.pending.keys();
+      player.pending.delete(oldest);
+      this.onNotice({ kind: "abandoned", from: player.name, n: oldest });
+    }
+    const value = randomValue();
+    player.pending.set(message.n, { commit: message.c, value });
+    this.send(player, { t: "value", n: message.n, value });
+  }
+
+  /** The exchange of a player's roll n, taken (a value serves once), or null. */
+  exchange(player, message) {
+    const open = message.n === undefined ? null : player.pending.get(message.n);
+    if (!open) return null;
+    player.pending.delete(message.n);
+    return { n: message.n, commit: open.commit, reveal: message.reveal, value: open.value };
+  }
+
   async roll(player, message) {
     // Each roll has its number k on its device: one sent again (its ack was lost) counts once.
     if (message.k !== undefined) {
       if (message.k <= player.acked) return this.send(player, { t: "ack", k: message.k });
       player.acked = message.k;
     }
-    // The value for the roll WINDOW further on leaves first: the player never waits on the check.
-    if (message.n !== undefined) {
-      const n = player.next;
-      player.next += 1;
-      const value = randomValue();
-      player.pending.set(n, { commit: message.commit, value });
-      this.send(player, { t: "value", n, value });
-    }
-    const judged = await verifyRoll(message, player.pending, this.call);
-    const answer = judged.answer ?? message.answer;
+    const exchange = this.exchange(player, message);
+    if (message.n !== undefined && !exchange) return; // its value was given up meanwhile
+    // A sheet roll verifies only against the sheet the GM holds.
+    const judged = await verifyRoll(message, exchange, this.call, withHeldSheets(message.request, player.sheets));
+    let answer = judged.answer ?? message.answer;
     if (message.colour) player.colour = message.colour; // the dice colour it rolled with
     const entry = {
       from: player.id, name: player.name, colour: player.colour, system: message.request.system, seed: judged.seed,
@@ -233,13 +307,56 @@ export class TableHost {
     };
     this.onRoll(entry);
     if (message.k !== undefined) this.send(player, { t: "ack", k: message.k });
-    this.broadcast({ t: "roll", from: player.id, name: player.name, colour: player.colour, verified: judged.verdict, request: message.request, answer, diff: judged.diff, time: message.time }, player);
+    if (this.tamperRelay) {
+      this.tamperRelay = false;
+      answer = tampered(answer);
+    }
+    this.broadcast({
+      t: "roll", from: player.id, name: player.name, colour: player.colour, verified: judged.verdict, request: message.request, answer,
+      diff: judged.diff, time: message.time, offline: message.offline, ...(exchange ? { proof: exchange } : {}),
+    }, player);
+  }
+
+  /**
+   * A request the player's engine refused: no roll, no trace, once the host's engine refuses
+   * it too. A request the host's engine would roll is a roll the player chose not to show.
+   */
+  async void(player, message) {
+    const exchange = this.exchange(player, message);
+    if (!exchange) return;
+    const judged = await verifyRoll({ request: message.request, answer: { ok: false } }, exchange, this.call);
+    if (!judged.answer && !judged.diff.includes("commitment")) return; // refused here too: nothing happened
+    this.onRoll({
+      from: player.id, name: player.name, colour: player.colour, system: message.request.system, seed: judged.seed, outcome: outcomeOf(judged.answer),
+      verified: false, status: "no", diff: ["abandoned", ...judged.diff].slice(0, 8), request: message.request, answer: judged.answer, time: new Date().toISOString(), offline: false,
+    });
+  }
+
+  /** A player's characters, as this device holds them (the Table screen lists them, and says which changed). */
+  sheets(player, characters) {
+    const before = new Map((player.sheets ?? []).map((c) => [c.id, canonical(c)]));
+    const changed = player.sheets === null ? [] : characters.filter((c) => before.get(c.id) !== canonical(c)).map((c) => cleanName(c.name));
+    player.sheets = characters;
+    if (changed.length) this.onNotice({ kind: "sheets", from: player.name, names: changed.join(", ") });
+    this.onChange();
+  }
+
+  /** The seed of the GM's own roll of `request`, with a player's value in it (gm-rolls.js), or null. */
+  gmSeed(request) {
+    return this.gmRolls.seed(request);
   }
 
   /** The GM's own roll, to every player (hidden: only that the GM rolled, and in which system). */
   shareOwn({ request, answer, hidden }) {
+    const proof = this.gmRolls.take(request.seed);
     const base = { t: "roll", from: "gm", name: this.name, colour: cleanColour(this.colour()), verified: "host", time: new Date().toISOString() };
-    this.broadcast(hidden ? { ...base, hidden: true, system: request.system } : { ...base, request, answer });
+    if (hidden) return this.broadcast({ ...base, hidden: true, system: request.system });
+    if (this.tamperRelay) {
+      this.tamperRelay = false;
+      answer = tampered(answer);
+    }
+    this.broadcast({ ...base, request, answer, ...(proof ? { proof } : {}) });
+    return proof;
   }
 
   gone(player, conn) {
@@ -266,16 +383,11 @@ export class TableHost {
     }
   }
 
+  /** The table ends: every player is told, every link closed. */
   close() {
     clearInterval(this.timer);
-    for (const peer of this.invites.values()) peer.close();
-    for (const player of this.players.values()) player.conn?.peer.close();
+    this.broadcast({ t: "closed" });
+    this.withdraw();
+    for (const player of this.players.values()) player.conn?.peer.closeSoon();
   }
-}
-
-/** The outcome an answer shows: a roll's outcome, an opposition's winner. */
-export function outcomeOf(answer) {
-  const result = answer?.result;
-  if (!result || typeof result !== "object") return null;
-  return result.outcome ?? result.winner ?? null;
 }

@@ -11,7 +11,9 @@ const CONFIG = { iceServers: [] };
 // How long to wait, in ms (the page's debug hook tableLimits() shortens them for tests):
 //   gather   a network that never finishes gathering: use what came
 //   connect  after the answer: no channel by then, the two devices cannot reach each other
-export const LIMITS = { gather: 8000, connect: 20000 };
+//   join     after the answer (the GM) or once the link begins (the player): no welcome by
+//            then, the join failed and both screens say so
+export const LIMITS = { gather: 8000, connect: 15000, join: 15000 };
 
 /** Resolve once pc has gathered all its candidates (or after LIMITS.gather). */
 function gathered(pc) {
@@ -28,8 +30,9 @@ function gathered(pc) {
 }
 
 /**
- * One link to one device. Events: onOpen(), onMessage(text), onClose(reason) where
- * reason is "closed" (the other side left or the link broke) or "unreachable".
+ * One link to one device. Events: onConnecting() (the other side took the answer),
+ * onOpen(), onMessage(text), onClose(reason) where reason is "closed" (the other side left
+ * or the link broke) or "unreachable".
  */
 export class Peer {
   constructor() {
@@ -37,23 +40,29 @@ export class Peer {
     this.channel = null;
     this.open = false;
     this.closed = false;
+    this.onConnecting = () => {};
     this.onOpen = () => {};
     this.onMessage = () => {};
     this.onClose = () => {};
     this.pc.addEventListener("connectionstatechange", () => {
       const state = this.pc.connectionState;
-      if (state === "failed") this.close(this.open ? "closed" : "unreachable");
+      if (state === "connecting") this.onConnecting();
+      else if (state === "failed") this.close(this.open ? "closed" : "unreachable");
       else if (state === "closed") this.close("closed");
     });
   }
 
   wire(channel) {
     this.channel = channel;
-    channel.addEventListener("open", () => {
+    const opened = () => {
+      if (this.open || this.closed) return;
       this.open = true;
       clearTimeout(this.limit);
       this.onOpen();
-    });
+    };
+    channel.addEventListener("open", opened);
+    // A channel announced to the answering side may be open already: no "open" event to wait for.
+    if (channel.readyState === "open") queueMicrotask(opened);
     channel.addEventListener("message", (event) => {
       if (typeof event.data === "string") this.onMessage(event.data);
     });
@@ -103,6 +112,19 @@ export class Peer {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * Close the channel first, which sends what is still queued on it (a last word is not cut
+   * off); the link goes with it (the channel's close event), or at the latest `ms` later.
+   */
+  closeSoon(ms = 2000) {
+    try {
+      this.channel?.close();
+    } catch {
+      /* already closed */
+    }
+    setTimeout(() => this.close(), ms);
   }
 
   close(reason = "closed") {

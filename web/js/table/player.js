@@ -1,13 +1,20 @@
-// A player's side of the shared table (issue 24). It answers the host's invite, keeps
-// WINDOW commitments ahead (lib/table-protocol.js), turns the host's values into the seeds
-// of its next rolls, and sends every roll it makes. Away from the table it keeps rolling:
-// those rolls are kept (« hors table », in storage too) and sent when it joins again.
+// A player's side of the shared table (issues 24 and 38). It answers the host's invite and
+// says hello until welcomed; at each roll it commits to the request and its own random value,
+// and rolls once the host's value is there (one round trip, while the dice tumble); it sends
+// every roll it makes, and checks every roll the host relays with its own engine. Away from
+// the table it keeps rolling: those rolls are kept (« hors table », in storage too) and sent
+// when it joins again, a few at a time.
 
-import { WINDOW, MAX_OUTBOX, commitment, parseMessage, randomValue, seedOf } from "../lib/table-protocol.js";
-import { DROP_MS, PING_MS, outcomeOf } from "./host.js";
-import { Peer } from "./peer.js";
+import { MAX_OUTBOX, commitment, parseMessage, randomValue, seedOf } from "../lib/table-protocol.js";
+import { outcomeOf, tampered, verifyRoll } from "../lib/table-verify.js";
+import { DROP_MS, PING_MS } from "./host.js";
+import { LIMITS, Peer } from "./peer.js";
 
-const KEY = "pyrules:table"; // {id, token, seq, outbox}: who this device is at its table
+const KEY = "pyrules:table"; // {id, token, host, seq, outbox}: who this device is at its table
+export const HELLO_MS = 1000; // the hello is said again this often until the welcome comes
+export const VALUE_MS = 5000; // a roll waits this long for the host's value, then goes « hors table »
+export const IN_FLIGHT = 4; // kept rolls sent at a time at a join (the next one at each ack)
+const MAX_GIVEN = 64;
 
 /** What was kept of this device's table place, checked (storage is untrusted). */
 function restore(read) {
@@ -16,32 +23,42 @@ function restore(read) {
   const place = ok && /^p\d{1,4}$/.test(kept.id) && /^[0-9a-f]{32}$/.test(kept.token) ? { id: kept.id, token: kept.token } : null;
   const outbox = ok && Array.isArray(kept.outbox) ? kept.outbox.filter((m) => m && typeof m === "object" && m.t === "roll").slice(-MAX_OUTBOX) : [];
   const seq = ok && Number.isSafeInteger(kept.seq) && kept.seq >= 0 ? kept.seq : 0;
-  return { place, outbox, seq };
+  const host = ok && typeof kept.host === "string" ? kept.host.slice(0, 40) : null;
+  return { place, outbox, seq, host };
 }
 
 const physicalOf = (answer) => answer?.result?.physical === true || answer?.result?.actor?.physical === true;
 
 export class TablePlayer {
   /**
-   * storage: {read(key), write(key, value)}; colour(): this device's dice colour (each roll
-   * carries it); events: onChange(), onRoll(entry) (a roll of another device), onNotice(info).
+   * storage: {read(key), write(key, value)}; call(request): this device's engine (it checks
+   * the rolls the host relays); colour(): this device's dice colour (each roll carries it);
+   * sheets(): this device's characters (the GM holds them to check sheet rolls); newPeer():
+   * a link (peer.js); events: onChange(), onRoll(entry) (a roll of another device, checked
+   * here), onNotice(info) ({kind: "junk" | "timeout" | "closed", …}).
    */
-  constructor({ storage, colour = () => null, onChange = () => {}, onRoll = () => {}, onNotice = () => {} }) {
-    Object.assign(this, { storage, colour, onChange, onRoll, onNotice });
-    ({ place: this.place, outbox: this.outbox, seq: this.seq } = restore(storage.read));
+  constructor({ storage, call = null, colour = () => null, sheets = () => [], newPeer = () => new Peer(), onChange = () => {}, onRoll = () => {}, onNotice = () => {} }) {
+    Object.assign(this, { storage, call, colour, sheets, newPeer, onChange, onRoll, onNotice });
+    ({ place: this.place, outbox: this.outbox, seq: this.seq, host: this.host } = restore(storage.read));
     this.unacked = new Map(); // k -> a roll sent, not yet acknowledged by the host
     this.peer = null;
     this.connected = false;
+    this.failed = null; // why the last join did not complete ("timeout"), until the next one
+    this.joining = false; // an answer was given, the welcome has not come yet
     this.list = [];
-    this.ready = new Map(); // n -> {seed, reveal}: seeds of the next rolls, ready before them
-    this.unpaired = []; // values committed to whose host value has not come yet (in order)
-    this.issued = new Map(); // seed -> {n, reveal}: handed to a roll, not sent yet
+    this.next = 0; // this device's next roll number at its table
+    this.waiting = new Map(); // n -> resolve(value): rolls committed to, waiting for the host's value
+    this.issued = new Map(); // seed -> {n, reveal}: the exchange of a roll being made
+    this.given = new Map(); // GM roll number -> the value this device gave for it
+    this.checks = Promise.resolve(); // the relayed rolls, checked one at a time
     this.tamper = false;
     this.timer = null;
+    this.helloTimer = null;
+    this.joinTimer = null;
   }
 
   save() {
-    this.storage.write(KEY, { ...(this.place ?? {}), seq: this.seq, outbox: this.outbox });
+    this.storage.write(KEY, { ...(this.place ?? {}), host: this.host, seq: this.seq, outbox: this.outbox });
   }
 
   /** Answer an invite's offer text ("<number>.<offer>"): the answer text for the host. */
@@ -49,20 +66,36 @@ export class TablePlayer {
     const match = typeof inviteText === "string" ? inviteText.match(/^(\d{1,4})\.(.+)$/s) : null;
     if (!match) throw new Error("bad-invite");
     this.leave(false);
-    const peer = new Peer();
+    this.failed = null;
+    this.joining = true;
+    const peer = this.newPeer();
     this.peer = peer;
     const text = await peer.answer(match[2]);
     if (!text) throw new Error("bad-invite");
-    this.ready.clear();
-    this.unpaired = Array.from({ length: WINDOW }, () => randomValue());
-    const commits = await Promise.all(this.unpaired.map(commitment));
+    const hello = JSON.stringify({ t: "hello", v: 2, name, colour, ...(this.place ? { back: this.place } : {}) });
+    // Said until the welcome comes: a first message lost on its way never leaves a join waiting.
     peer.onOpen = () => {
       this.lastSeen = Date.now();
-      peer.send(JSON.stringify({ t: "hello", v: 1, name, colour, commits, ...(this.place ? { back: this.place } : {}) }));
+      this.startJoinLimit(peer);
+      peer.send(hello);
+      clearInterval(this.helloTimer);
+      this.helloTimer = setInterval(() => peer.send(hello), HELLO_MS);
     };
+    peer.onConnecting = () => this.startJoinLimit(peer); // the GM took the answer: the join has begun
     peer.onMessage = (raw) => this.receive(raw);
     peer.onClose = () => this.lost(peer);
     return `${match[1]}.${text}`;
+  }
+
+  /** A join that has begun completes within LIMITS.join, or says so. */
+  startJoinLimit(peer) {
+    if (this.joinTimer) return;
+    this.joinTimer = setTimeout(() => {
+      if (this.peer !== peer || this.connected) return;
+      this.failed = "timeout";
+      peer.close();
+      this.onNotice({ kind: "timeout" });
+    }, LIMITS.join);
   }
 
   receive(raw) {
@@ -70,84 +103,169 @@ export class TablePlayer {
     const read = parseMessage(raw, "host");
     if (!read.ok) return this.onNotice({ kind: "junk", from: "host", error: read.error });
     const m = read.message;
-    if (m.t === "welcome") this.welcome(m);
-    else if (m.t === "value") this.pair(m.n, m.value);
-    else if (m.t === "ack") this.unacked.delete(m.k);
-    else if (m.t === "peers") {
+    if (m.t === "welcome") return this.welcome(m);
+    if (!this.connected) return;
+    if (m.t === "value") this.waiting.get(m.n)?.(m.value);
+    else if (m.t === "ask") this.give(m);
+    else if (m.t === "ack") {
+      this.unacked.delete(m.k);
+      this.flush();
+    } else if (m.t === "peers") {
       this.list = m.peers;
       this.onChange();
-    } else if (m.t === "roll") {
-      this.onRoll({
-        from: m.from, name: m.name, colour: m.colour, system: m.hidden ? m.system : m.request.system, hidden: m.hidden,
-        seed: m.hidden ? null : (m.answer?.result?.seed ?? m.request.seed ?? null), outcome: m.hidden ? null : outcomeOf(m.answer),
-        verified: m.verified === "yes", status: m.verified, diff: m.diff ?? [], request: m.request ?? null, answer: m.answer ?? null, time: m.time,
-      });
-    }
+    } else if (m.t === "roll") this.checks = this.checks.then(() => this.relayed(m)).catch((error) => console.error(error));
+    else if (m.t === "closed") this.closed();
   }
 
   welcome(m) {
+    if (this.connected) return; // the same welcome again (a hello was said twice)
+    clearInterval(this.helloTimer);
+    clearTimeout(this.joinTimer);
+    this.joinTimer = null;
     this.place = { id: m.id, token: m.token };
     this.host = m.host;
+    this.next = m.next;
     this.connected = true;
-    m.values.forEach((v) => this.pair(v.n, v.value));
+    this.joining = false;
+    this.failed = null;
     clearInterval(this.timer);
     this.timer = setInterval(() => this.beat(), PING_MS);
-    // What was rolled away from the table goes now, oldest first.
-    for (const message of this.outbox) {
-      this.peer.send(JSON.stringify(message));
-      if (message.k !== undefined) this.unacked.set(message.k, message);
-    }
-    this.outbox = [];
     this.save();
+    this.shareSheets();
+    this.flush(); // what was rolled away from the table goes now, oldest first
     this.onChange();
   }
 
-  async pair(n, value) {
-    const reveal = this.unpaired.shift();
-    if (!reveal) return;
-    this.ready.set(n, { reveal, seed: await seedOf(reveal, value, n) });
+  /** This device's characters, to the GM (at the join and whenever they change). */
+  shareSheets() {
+    if (!this.connected) return;
+    const characters = this.sheets();
+    if (Array.isArray(characters)) this.peer.send(JSON.stringify({ t: "sheets", characters }));
   }
 
-  /** The seed of this device's next table roll, or null (away from the table, none ready). */
-  takeSeed() {
-    if (!this.connected || !this.ready.size) return null;
-    const n = Math.min(...this.ready.keys());
-    const { seed, reveal } = this.ready.get(n);
-    this.ready.delete(n);
+  /** Kept rolls go a few at a time: the next one leaves when the host acknowledges one. */
+  flush() {
+    let sent = false;
+    while (this.connected && this.outbox.length && this.unacked.size < IN_FLIGHT) {
+      const message = this.outbox.shift();
+      if (!this.peer.send(JSON.stringify(message))) {
+        this.outbox.unshift(message);
+        break;
+      }
+      if (message.k !== undefined) this.unacked.set(message.k, message);
+      sent = true;
+    }
+    if (sent) this.save();
+  }
+
+  /**
+   * The seed of this device's roll of `request`, from the fair exchange: the commitment to the
+   * request and a fresh value leaves, the host's value comes back. Null away from the table,
+   * or when the host's value does not come in time (the roll then goes « hors table »).
+   */
+  async seedFor(request) {
+    if (!this.connected) return null;
+    const n = this.next;
+    this.next += 1;
+    const reveal = randomValue();
+    const c = await commitment(reveal, request);
+    const value = await new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(null), VALUE_MS);
+      this.waiting.set(n, (v) => (clearTimeout(timer), resolve(v)));
+      if (!this.peer.send(JSON.stringify({ t: "commit", n, c }))) resolve(null);
+    });
+    this.waiting.delete(n);
+    if (!value) return null;
+    const seed = await seedOf(reveal, value, n);
     this.issued.set(seed, { n, reveal });
     return seed;
   }
 
+  /** The engine refused the request seeded by `request.seed`: the host sees it refused too. */
+  refused(request) {
+    const seeded = this.issued.get(request.seed);
+    if (!seeded) return;
+    this.issued.delete(request.seed);
+    if (this.connected) this.peer.send(JSON.stringify({ t: "void", n: seeded.n, reveal: seeded.reveal, request }));
+  }
+
+  /** The GM's roll n asks for this device's value: given, and remembered to check that roll. */
+  give(m) {
+    const value = randomValue();
+    this.given.set(m.n, { value, commit: m.c });
+    if (this.given.size > MAX_GIVEN) this.given.delete(this.given.keys().next().value);
+    this.peer.send(JSON.stringify({ t: "give", n: m.n, value }));
+  }
+
+  /**
+   * A roll the host relays, checked by this device's own engine: « vérifié » only when it
+   * agrees. A GM's roll without a player's value is the GM's word (« MJ »).
+   */
+  async relayed(m) {
+    const entry = {
+      from: m.from, name: m.name, colour: m.colour, system: m.hidden ? m.system : m.request.system, hidden: m.hidden,
+      seed: m.hidden ? null : (m.answer?.result?.seed ?? m.request.seed ?? null), outcome: m.hidden ? null : outcomeOf(m.answer),
+      verified: false, status: m.verified, diff: m.diff ?? [], request: m.request ?? null, answer: m.answer ?? null, time: m.time,
+    };
+    if (!m.hidden && this.call) Object.assign(entry, await this.check(m));
+    this.onRoll(entry);
+  }
+
+  async check(m) {
+    const proof = m.proof;
+    const diff = [];
+    if (proof?.gm && proof.by === this.place?.id) {
+      // This device gave the value of that GM's roll: it must be the one used.
+      const given = this.given.get(proof.n);
+      if (!given || given.value !== proof.value || given.commit !== proof.commit) diff.push("value");
+    }
+    const exchange = proof ? { ...proof, n: proof.gm ? `gm${proof.n}` : proof.n } : null;
+    if (!exchange && m.from === "gm" && m.verified === "host") {
+      // The GM rolled alone (no player was there to give a value): its word, not a check.
+      return { status: physicalOf(m.answer) ? "physical" : "host", verified: false };
+    }
+    const judged = await verifyRoll({ request: m.request, answer: m.answer, offline: m.offline }, exchange, this.call);
+    diff.push(...judged.diff);
+    // The host's own verdict counts too (it holds what only it can check: the player's sheets).
+    if (m.verified === "no") diff.push(...m.diff.filter((d) => !diff.includes(d)));
+    const status = diff.length ? "no" : judged.verdict;
+    return { status, verified: status === "yes", diff: diff.slice(0, 8) };
+  }
+
+  /** The GM closed the table: this device is no longer at it. */
+  closed() {
+    this.place = null;
+    this.host = null;
+    this.outbox = [];
+    this.save();
+    this.leave(false);
+    this.onNotice({ kind: "closed" });
+  }
+
   /** A roll this device made (pipeline onRolled): to the table, or kept until it joins again. */
   async rolled({ request, answer }) {
-    // Not at a table in this page's life (never joined, or left on purpose): nothing to do.
-    if (!this.place || !this.peer) return "none";
-    const sent = { ...request };
-    let payload = structuredClone(answer);
+    // Not at a table (never joined, left on purpose, or the GM closed it): nothing to do.
+    if (!this.place) return "none";
+    let payload = answer;
     if (this.tamper && payload?.result) {
       this.tamper = false;
-      payload.result.margin = (Number(payload.result.margin) || 0) + 1;
-      payload.result.outcome = `${payload.result.outcome}*`;
+      payload = tampered(payload);
     }
-    const base = { t: "roll", k: this.seq, request: sent, answer: payload, time: new Date().toISOString(), colour: this.colour() };
+    const base = { t: "roll", k: this.seq, request: { ...request }, answer: payload, time: new Date().toISOString(), colour: this.colour() };
     this.seq += 1;
     const seeded = this.issued.get(request.seed);
+    this.issued.delete(request.seed);
     let message;
-    if (seeded && this.connected) {
-      this.issued.delete(request.seed);
-      const reveal = randomValue();
-      this.unpaired.push(reveal);
-      message = { ...base, n: seeded.n, reveal: seeded.reveal, commit: await commitment(reveal) };
-    } else {
-      message = physicalOf(answer) ? base : { ...base, offline: true };
-    }
-    if (this.connected && this.peer.send(JSON.stringify(message))) {
+    if (seeded && this.connected) message = { ...base, n: seeded.n, reveal: seeded.reveal };
+    else message = physicalOf(answer) ? base : { ...base, offline: true };
+    if (this.connected && !this.outbox.length && this.peer.send(JSON.stringify(message))) {
       this.unacked.set(message.k, message);
       this.save(); // seq
       return "sent";
     }
     this.keep([message]);
-    return "kept";
+    this.flush();
+    return this.unacked.has(message.k) ? "sent" : "kept";
   }
 
   /**
@@ -155,7 +273,7 @@ export class TablePlayer {
    * roll goes as « hors table »; its number k lets the host count it once if it did arrive.
    */
   keep(messages) {
-    const kept = messages.map(({ n, reveal, commit, ...rest }) => (physicalOf(rest.answer) ? rest : { ...rest, offline: true }));
+    const kept = messages.map(({ n, reveal, ...rest }) => (physicalOf(rest.answer) ? rest : { ...rest, offline: true })); // eslint-disable-line no-unused-vars
     this.outbox = [...this.outbox, ...kept].sort((a, b) => (a.k ?? 0) - (b.k ?? 0)).slice(-MAX_OUTBOX);
     this.save();
     this.onChange();
@@ -172,32 +290,43 @@ export class TablePlayer {
     else this.peer.send('{"t":"ping"}');
   }
 
-  lost(peer) {
-    if (peer !== this.peer) return;
+  /** The link is gone: what the host had not acknowledged may be lost with it, and is kept. */
+  drop() {
     this.connected = false;
+    this.joining = false;
     clearInterval(this.timer);
-    this.ready.clear();
+    clearInterval(this.helloTimer);
+    clearTimeout(this.joinTimer);
+    this.joinTimer = null;
+    for (const resolve of this.waiting.values()) resolve(null);
     this.issued.clear();
-    // What the host had not acknowledged may be lost with the link: it is sent again.
     const unacked = [...this.unacked.values()];
     this.unacked.clear();
     if (unacked.length) this.keep(unacked);
     this.onChange();
   }
 
-  /** Leave the table (bye: the host shows this device gone at once). */
+  lost(peer) {
+    if (peer !== this.peer) return;
+    this.drop();
+  }
+
+  /**
+   * Leave the table (notify: « Quitter la table », on purpose: bye, the host shows this device
+   * gone at once, and this device is no longer at a table; else only this link is dropped).
+   */
   leave(notify = true) {
-    if (!this.peer) return;
-    if (notify) this.peer.send('{"t":"bye"}');
+    if (notify) {
+      this.peer?.send('{"t":"bye"}');
+      this.place = null;
+      this.host = null;
+      this.save();
+    }
+    if (!this.peer) return this.onChange();
     const peer = this.peer;
     this.peer = null;
-    this.connected = false;
-    clearInterval(this.timer);
     peer.close();
-    const unacked = [...this.unacked.values()];
-    this.unacked.clear();
-    if (unacked.length) this.keep(unacked);
-    this.onChange();
+    this.drop();
   }
 
   peers() {

@@ -1,23 +1,46 @@
 // The « Table » screen's DOM (table.js owns the state): the host's invite and the answers it
-// reads, the player's answer, the players, and the table's rolls with a « moi / table »
-// filter. Names and everything else from another device go in as text only.
+// reads, the player's answer, the players and their characters, and the table's rolls (each
+// led by its number and verdict, its dice under it) with a « moi / table » filter; and the
+// toasts that announce another device's roll whatever screen is open. Names and everything
+// else from another device go in as text only.
 
 import { h } from "../lib/dom.js";
 import { formatTime, pick, t } from "../lib/i18n.js";
 import { outcomeInfo } from "../widgets/outcomes.js";
+import { renderOppose, renderRoll } from "../widgets/result.js";
 import { qrSVG } from "../ui/qr.js";
 import { diceDot } from "../widgets/dice-dot.js";
 import { ERROR_KEYS, FILTER_KEYS, STATUS_KEYS } from "./strings.js";
 
 const input = (attrs) => h("input", attrs);
 const dot = (colour) => diceDot(colour, "table-dot");
+/** Where a player's device stands: none, waiting (for the GM), connected, failed, lost, away (reloaded). */
+function playerState(player) {
+  if (!player) return "none";
+  if (player.connected) return "connected";
+  if (player.failed) return "failed";
+  if (player.joining) return "waiting";
+  if (player.peer) return "lost";
+  return player.place ? "away" : "none";
+}
+
+const PLAYER_TEXT = { connected: "table.connected", failed: "table.error.join-timeout", waiting: "table.waiting", lost: "table.lost", away: "table.away" };
+export const TOAST_MS = 6000; // how long a roll's toast stays (it can be closed before)
+const MAX_TOASTS = 3;
 
 export class TableScreen {
-  constructor(root, table) {
+  constructor(root, table, toasts = null) {
     this.root = root;
     this.table = table;
+    this.toasts = toasts;
     this.filter = "all";
     this.built = false;
+  }
+
+  /** Drawn anew (the language changed, the table closed): what was shown stays shown. */
+  redraw() {
+    this.built = false;
+    this.draw();
   }
 
   build() {
@@ -29,6 +52,9 @@ export class TableScreen {
     this.answerQR = h("div", { class: "table-qr", id: "table-answer-qr" });
     this.answerOut = h("textarea", { id: "table-answer-out", class: "table-text", readonly: true, rows: "3", "aria-label": t("table.answerLabel") });
     this.playerState = h("p", { class: "table-state", id: "table-player-state" });
+    // The others' rolls played on this device's stage (a setting of the device, on by default for the GM).
+    this.playBox = input({ id: "table-play", type: "checkbox", onchange: () => tb.setPlayRolls(this.playBox.checked) });
+    this.joinPlayBox = input({ id: "table-join-play", type: "checkbox", onchange: () => tb.setPlayRolls(this.joinPlayBox.checked) });
     this.join = h(
       "section",
       { class: "panel table-join", id: "table-join", "aria-labelledby": "table-join-title" },
@@ -37,6 +63,7 @@ export class TableScreen {
       button("table-join-button", "table.join", () => this.run(() => tb.answer())),
       h("div", { class: "table-answer", id: "table-answer", hidden: true }, h("p", { class: "help", text: t("table.answerHint") }), this.answerQR, this.answerOut, this.copyButton(() => this.answerOut.value)),
       this.playerState,
+      h("label", { class: "table-check" }, this.joinPlayBox, h("span", { text: t("table.playRolls") })),
       button("table-leave", "table.leave", () => tb.player?.leave(), "button--small"),
     );
     // Host: invites, answers, players.
@@ -50,8 +77,9 @@ export class TableScreen {
     this.hostBlock = h(
       "section",
       { class: "panel table-host", "aria-labelledby": "table-host-title" },
-      h("h3", { id: "table-host-title", text: t("table.players") }),
+      h("h3", { id: "table-host-title", text: t("table.hostTitle") }),
       button("table-host-button", "table.host", () => this.run(() => tb.startHost())),
+      h("div", { class: "table-failed", id: "table-failed", role: "alert", hidden: true }, h("p", { id: "table-failed-text" }), button("table-retry", "table.retry", () => this.run(() => tb.startHost()))),
       h("div", { class: "table-invite", id: "table-invite", hidden: true }, h("p", { class: "help", text: t("table.inviteHint") }), this.inviteQR, this.inviteLink, this.copyButton(() => this.inviteLink.value)),
       h("label", { class: "table-field" }, h("span", { text: t("table.answerLabel") }), this.answerIn),
       h(
@@ -62,10 +90,11 @@ export class TableScreen {
       ),
       this.video,
       h("label", { class: "table-check" }, this.hiddenBox, h("span", { text: t("table.hidden") })),
-      this.hostState,
-      this.peerList,
+      h("label", { class: "table-check" }, this.playBox, h("span", { text: t("table.playRolls") })),
       button("table-close", "table.close", () => tb.closeTable(), "button--small button--danger"),
     );
+    // Who is at the table: the GM's list, or the one a player was sent.
+    this.peersPanel = h("section", { class: "panel table-players", "aria-labelledby": "table-players-title" }, h("h3", { id: "table-players-title", text: t("table.players") }), this.hostState, this.peerList);
     this.logList = h("ul", { class: "table-log", id: "table-log" });
     const filters = ["all", "mine", "table"].map((name) =>
       h("button", { type: "button", class: ["button", "button--small", "table-filter"], "data-filter": name, "aria-pressed": String(name === this.filter), text: t(FILTER_KEYS[name]), onclick: () => this.setFilter(name) }),
@@ -81,13 +110,14 @@ export class TableScreen {
       ),
       this.join,
       this.hostBlock,
+      this.peersPanel,
       h("section", { class: "panel table-log-panel", "aria-labelledby": "table-log-title" }, h("h3", { id: "table-log-title", text: t("table.log") }), h("div", { class: "table-filters", role: "group" }, filters), this.logList),
     );
     this.built = true;
     // Drawn again (the language changed): what was shown stays shown.
     this.hiddenBox.checked = tb.hidden;
     if (this.invite) this.showInvite(this.invite, this.inviteQRCode);
-    if (this.answer) this.showAnswer(this.answer);
+    if (this.answer && tb.player && !tb.player.connected) this.showAnswer(this.answer);
   }
 
   copyButton(text) {
@@ -131,6 +161,7 @@ export class TableScreen {
 
   showInvite(link, code = null) {
     this.invite = link;
+    this.inviteNumber = Number(link.split("#table=")[1]?.split(".")[0]);
     this.inviteQRCode = code;
     this.draw();
     this.inviteLink.value = link;
@@ -175,11 +206,27 @@ export class TableScreen {
     if (!this.built) this.build();
     const tb = this.table;
     const player = tb.player;
-    this.join.hidden = !tb.offer && !player;
-    this.hostBlock.hidden = Boolean(player) && !tb.host;
+    // A device shows what it is: a player (opened from an invite, or at a table) joins; the GM hosts.
+    const joining = Boolean(tb.offer || player) && !tb.host;
+    this.join.hidden = !joining;
+    this.hostBlock.hidden = joining;
     this.root.querySelector("#table-leave").hidden = !player?.connected;
-    this.playerState.textContent = !player ? "" : player.connected ? t("table.connected", { id: player.place?.id ?? "?" }) : player.place && player.peer ? t("table.lost") : t("table.waiting");
-    this.playerState.dataset.state = player?.connected ? "connected" : "waiting";
+    this.root.querySelector("#table-join-button").hidden = Boolean(player?.connected) || (!tb.offer && Boolean(player));
+    const state = playerState(player);
+    this.playerState.dataset.state = state;
+    this.playerState.textContent = state === "none" ? "" : t(PLAYER_TEXT[state], { id: player.place?.id ?? "?", host: player.host ?? t("table.gm") });
+    this.root.querySelector("#table-answer").hidden = !(player?.joining && this.answer);
+    this.playBox.checked = this.joinPlayBox.checked = tb.playRolls;
+    // Only the invite on screen holds a seat: one used or withdrawn leaves the screen at once.
+    if (this.invite && !tb.host?.invites.has(this.inviteNumber)) this.invite = null;
+    this.root.querySelector("#table-invite").hidden = !this.invite;
+    const hostButton = this.root.querySelector("#table-host-button");
+    hostButton.disabled = tb.busy;
+    hostButton.setAttribute("aria-busy", String(tb.busy));
+    hostButton.textContent = t(tb.busy ? "table.hosting" : "table.host");
+    const failed = this.root.querySelector("#table-failed");
+    failed.hidden = !tb.failed;
+    if (tb.failed) this.root.querySelector("#table-failed-text").textContent = t("table.error.join-failed");
     const peers = tb.host ? tb.host.peers() : (player?.list ?? []);
     // After a reload: the table is back, the players gone until each is invited again.
     const restored = Boolean(tb.host?.restored && peers.some((p) => !p.connected));
@@ -187,11 +234,24 @@ export class TableScreen {
     this.hostState.hidden = !restored;
     this.root.querySelector("#table-close").hidden = !tb.host;
     this.peerList.replaceChildren(
-      ...(peers.length
-        ? peers.map((p) => h("li", { class: "table-peer", "data-id": p.id, "data-connected": String(p.connected) }, dot(p.colour), h("strong", { text: p.name }), " ", h("span", { class: "table-peer-state", text: p.connected ? t("table.here") : t("table.gone") })))
-        : [h("li", { class: "table-empty", text: t("table.noPlayers") })]),
+      ...(peers.length ? peers.map((p) => this.peerItem(p)) : [h("li", { class: "table-empty", text: t("table.noPlayers") })]),
     );
     this.drawLog();
+  }
+
+  /** A player on the GM's list: here or gone, and the characters it showed the GM. */
+  peerItem(p) {
+    const sheets = this.table.host?.players.get(p.id)?.sheets ?? null;
+    const names = Array.isArray(sheets) ? sheets.map((c) => (typeof c.name === "string" ? c.name : "?")).join(", ") : "";
+    return h(
+      "li",
+      { class: "table-peer", "data-id": p.id, "data-connected": String(p.connected) },
+      dot(p.colour),
+      h("strong", { text: p.name }),
+      " ",
+      h("span", { class: "table-peer-state", text: p.connected ? t("table.here") : t("table.gone") }),
+      names ? h("span", { class: "table-peer-sheets", text: t("table.sheets", { names }) }) : null,
+    );
   }
 
   drawLog() {
@@ -203,25 +263,65 @@ export class TableScreen {
     );
   }
 
-  logItem(e) {
+  /** What a roll's line says: who, and its outcome in words (the system's label). */
+  describe(e) {
     const who = e.mine ? t("table.me") : e.from === "gm" ? `${e.name} (${t("table.gm")})` : e.name;
     const status = Object.hasOwn(STATUS_KEYS, e.status) ? e.status : "host";
     const system = this.table.systems()?.find((x) => x.id === e.system) ?? null;
     const outcome = system && typeof e.outcome === "string" ? outcomeInfo(system, e.outcome).label : (e.outcome ?? "");
-    const what = e.hidden ? t("table.hiddenRoll") : [outcome, e.seed !== null && e.seed !== undefined ? `· ${e.seed}` : ""].join(" ");
+    return { who, status, system, outcome };
+  }
+
+  /** One roll of the table: its number and verdict first, then who and what; its dice and seed under it. */
+  logItem(e) {
+    const { who, status, system, outcome } = this.describe(e);
+    const details = [];
+    if (!e.hidden && system && e.answer?.ok && e.request) {
+      const view = e.request.op === "oppose" ? renderOppose(system, e.answer.result) : e.request.op === "roll" ? renderRoll(system, e.answer.result) : null;
+      if (view) details.push(view.element);
+    }
+    if (e.seed !== null && e.seed !== undefined) details.push(h("p", { class: "table-seed", text: t("table.seed", { seed: e.seed }) }));
+    if (e.diff?.length) details.push(h("ul", { class: "table-diff" }, e.diff.map((d) => h("li", { text: d }))));
     return h(
       "li",
       { class: "table-roll", "data-from": e.from, "data-status": status, "data-hidden": String(Boolean(e.hidden)) },
-      dot(e.colour),
-      h("span", { class: "table-who", text: who }),
-      " ",
-      h("span", { class: "table-system", text: (system && pick(system.name)) || e.system || "" }),
-      " · ",
-      h("span", { class: "table-what", text: what }),
-      " ",
-      h("span", { class: ["table-verdict", `table-verdict--${status}`], text: `« ${t(STATUS_KEYS[status])} »` }),
-      e.time ? h("span", { class: "table-time", text: ` ${formatTime(e.time)}` }) : null,
-      e.diff?.length ? h("ul", { class: "table-diff" }, e.diff.map((d) => h("li", { text: d }))) : null,
+      h(
+        "p",
+        { class: "table-line" },
+        e.hidden ? null : h("strong", { class: "table-number", text: e.headline || "" }),
+        h("span", { class: "table-what", text: e.hidden ? t("table.hiddenRoll") : outcome }),
+        " ",
+        h("span", { class: ["table-verdict", `table-verdict--${status}`], text: `« ${t(STATUS_KEYS[status])} »` }),
+      ),
+      h(
+        "p",
+        { class: "table-by" },
+        dot(e.colour),
+        h("span", { class: "table-who", text: who }),
+        " · ",
+        h("span", { class: "table-system", text: (system && pick(system.name)) || e.system || "" }),
+        e.time ? h("span", { class: "table-time", text: ` · ${formatTime(e.time)}` }) : null,
+      ),
+      details.length ? h("details", { class: "table-details" }, h("summary", { text: t("table.details") }), ...details) : null,
     );
+  }
+
+  /** A roll of another device as its toast says it: who, in its colour, its number and verdict. */
+  rollToast(e) {
+    const { who, status, outcome } = this.describe(e);
+    const what = e.hidden ? t("table.hiddenRoll") : [e.headline, outcome].filter(Boolean).join(" · ");
+    return { colour: e.colour, from: e.from, status, text: `${who} : ${what} « ${t(STATUS_KEYS[status])} »` };
+  }
+
+  /** A toast over whatever screen is open; it goes by itself, or with its close button. */
+  toast({ text, colour = null, from = "", status = "" }) {
+    if (!this.toasts) return;
+    const close = h("button", { type: "button", class: "table-toast-close", "aria-label": t("table.toastClose"), text: "×" });
+    const node = h("div", { class: "table-toast", role: "status", "data-from": from, "data-status": status }, colour ? dot(colour) : null, h("span", { class: "table-toast-text", text }), close);
+    const remove = () => node.remove();
+    close.addEventListener("click", remove);
+    this.toasts.append(node);
+    while (this.toasts.children.length > MAX_TOASTS) this.toasts.firstElementChild.remove();
+    setTimeout(remove, TOAST_MS);
   }
 }

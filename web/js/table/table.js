@@ -1,20 +1,21 @@
-// The « Table » screen (issue 24): the GM hosts a table, players join it with an invite,
-// and every roll of every device lands on the GM's device, checked by its own engine.
+// The « Table » screen (issues 24 and 38): the GM hosts a table, players join it with an
+// invite, and every roll of every device lands on every device, checked by its own engine.
 //
 //   host  invite (QR code + link) -> player's answer (camera or pasted text) -> a player
 //   player  opens the invite link -> shows its answer (QR code + text) -> at the table
 //
 // The roll screens know nothing of it: through the roll pipeline (widgets/pipeline.js) the
-// table is the seed source of every roll (seed()), hears each roll once it has landed
-// (observe()), and shows the other devices' rolls in the history (pipeline.show). Test hooks:
-// window.pyrules.table.{host, answer, accept, peers, log} and
-// window.pyrules.debug.{tamperNextTableRoll, tableSend} (README, « La table partagée »).
+// table is the seed source of every roll (seed(), refused()), hears each roll once it has
+// landed (observe()), and shows the other devices' rolls in the history (pipeline.show). Test
+// hooks: window.pyrules.table.{host, answer, accept, peers, log} and
+// window.pyrules.debug.{tamperNextTableRoll, tamperNextRelay, tableSend} (README, « La table partagée »).
 
 import { storageGet, storageSet } from "../lib/dom.js";
 import { cleanColour } from "../lib/dice-colours.js";
 import { prefs } from "../ui/dice-settings.js";
 import { onLangChange, t } from "../lib/i18n.js";
 import { pipelineEntry } from "../widgets/pipeline.js";
+import { headlineText } from "../stage/headline.js";
 import { inviteLink, inviteOffer } from "../lib/table-protocol.js";
 import { TableHost } from "./host.js";
 import { LIMITS } from "./peer.js";
@@ -26,53 +27,79 @@ import { ERROR_KEYS } from "./strings.js";
 
 const ROLL_OPS = new Set(["roll", "oppose", "combat"]);
 const MAX_LOG = 500;
+const PREFS_KEY = "pyrules:table-prefs"; // {showRolls}: the others' rolls played on this device's stage
 
 export class Table {
   /**
-   * call(request): the engine (the host replays the players' rolls with it); pipeline: the
+   * call(request): the engine (every device replays the table's rolls with it); pipeline: the
    * roll pipeline (widgets/pipeline.js): the table is its seed source and hears every roll;
    * takeSeed(): the page's own seed (window.pyrules.nextSeed, else fresh), used away from a
-   * table; showView(name); root: the screen's element; hooks: window.pyrules (install());
-   * systems(): the engine's description of the systems (outcome labels), or null.
+   * table; showView(name); root: the screen's element; toasts: where a roll of another
+   * device is announced, whatever screen is open; hooks: window.pyrules (install());
+   * systems(): the engine's description of the systems (outcome labels), or null; sheets():
+   * this device's characters (a player shows them to the GM, who checks sheet rolls with them).
    */
-  constructor({ call, pipeline, takeSeed, showView, root, hooks, systems = () => null }) {
+  constructor({ call, pipeline, takeSeed, showView, root, toasts = null, hooks, systems = () => null, sheets = () => [] }) {
     this.call = call;
     this.systems = systems;
+    this.sheets = sheets;
     this.showView = showView;
     this.pipeline = pipeline;
-    pipeline.setSeedSource(async () => this.seed(takeSeed));
+    pipeline.setSeedSource((request) => this.seed(request, takeSeed), { refused: (request) => this.player?.refused(request) });
     pipeline.onRolled(({ request, answer, opts }) => {
       // A peer's roll shown here, or a replay, is not a new roll of this device.
       if (opts?.source === "table" || opts?.record === false) return;
       this.observe(request, answer).catch((error) => console.error(error));
     });
     this.storage = { read: (key) => storageGet(key, null), write: (key, value) => storageSet(key, value) };
+    const kept = this.storage.read(PREFS_KEY);
+    this.showRolls = kept && typeof kept === "object" && typeof kept.showRolls === "boolean" ? kept.showRolls : null; // null: the device's default
     this.host = null;
     this.player = null;
     this.received = []; // rolls of other devices, oldest first (log())
     this.mine = []; // this device's own rolls as the table got them
     this.issued = new Map(); // seed -> "own" | "offline": seeds this device handed out
     this.hidden = false;
-    this.screen = new TableScreen(root, this);
+    this.busy = false; // an invite is being made
+    this.failed = null; // the last join that did not complete: {error} until the next invite or join
+    this.screen = new TableScreen(root, this, toasts);
     this.reader = new QrReader(loadDecoder);
     this.offer = inviteOffer(location.hash);
     addEventListener("hashchange", () => this.opened());
     if (this.offer) queueMicrotask(() => this.opened());
-    onLangChange(() => {
-      this.screen.built = false;
-      this.screen.draw();
-    });
+    onLangChange(() => this.screen.redraw());
     this.install(hooks);
     // The GM's page reloaded with a table: it comes back, every player gone until re-invited.
-    const kept = readHostState(this.storage.read(HOST_KEY));
-    if (kept) {
-      this.received = kept.received;
-      this.mine = kept.mine;
-      this.hidden = kept.hidden;
-      this.makeHost(kept.roster);
+    const host = readHostState(this.storage.read(HOST_KEY));
+    if (host) {
+      this.received = host.received;
+      this.mine = host.mine;
+      this.hidden = host.hidden;
+      this.makeHost(host.roster);
       this.screen.notice(t("table.restored", { n: this.host.players.size }));
-      this.screen.draw();
+    } else {
+      // A player's page reloaded at a table: it is told so, and what it rolls is kept for the GM.
+      const player = this.makePlayer();
+      if (player.place) {
+        this.player = player;
+        this.screen.notice(t("table.away", { host: player.host ?? t("table.gm") }));
+      }
     }
+  }
+
+  /** Whether the other devices' rolls play on this device's stage (on by default on the GM's). */
+  get playRolls() {
+    return this.showRolls ?? Boolean(this.host);
+  }
+
+  setPlayRolls(on) {
+    this.showRolls = Boolean(on);
+    this.storage.write(PREFS_KEY, { showRolls: this.showRolls });
+  }
+
+  /** The screen is shown (its tab, a reload on it, an invite link): drawn as things are now. */
+  shown() {
+    this.screen.draw();
   }
 
   /** A page opened from an invite link (or the link pasted into this tab): show « Rejoindre ». */
@@ -80,6 +107,7 @@ export class Table {
     const offer = inviteOffer(location.hash);
     if (!offer) return;
     this.offer = offer;
+    this.screen.answer = null; // a new invite: the previous answer is void
     window.history.replaceState(null, "", location.pathname + location.search);
     this.showView("table");
     this.screen.draw();
@@ -100,10 +128,34 @@ export class Table {
       },
       onRoll: (entry) => this.arrived(entry),
       onNotice: (info) => {
-        this.screen.notice(info.kind === "junk" ? t("table.junk", { from: info.from, error: info.error }) : info.error);
+        const text = { junk: () => t("table.junk", info), abandoned: () => t("table.abandoned", info), sheets: () => t("table.sheetsChanged", info) }[info.kind];
+        this.screen.notice(text ? text() : info.error);
         this.screen.noticeLine.dataset.junk = String(this.host.junk); // messages set aside so far
       },
     });
+  }
+
+  /** This device's side as a player (its place at a table, if storage kept one). */
+  makePlayer() {
+    return new TablePlayer({
+      storage: this.storage,
+      call: this.call,
+      colour: () => cleanColour(prefs.colour),
+      sheets: this.sheets,
+      onChange: () => this.screen.draw(),
+      onRoll: (entry) => this.arrived(entry),
+      onNotice: (info) => {
+        if (info.kind === "timeout") this.screen.notice(t("table.error.join-timeout"));
+        else if (info.kind === "closed") this.screen.notice(t("table.closedByGm"));
+        else this.screen.notice(t("table.junk", { from: info.from, error: info.error }));
+        if (info.kind !== "junk") this.screen.toast({ text: this.screen.noticeLine.textContent });
+      },
+    });
+  }
+
+  /** This device's characters changed: the GM gets them (a player at a table). */
+  sheetsChanged() {
+    this.player?.shareSheets();
   }
 
   /** What the GM's device keeps of its table (host-store.js), after every change. */
@@ -116,7 +168,7 @@ export class Table {
     this.save();
   }
 
-  /** « Fermer la table »: every link closed, the table forgotten (the history keeps the rolls). */
+  /** « Fermer la table »: every player told, every link closed, the table forgotten (the history keeps the rolls). */
   closeTable() {
     if (!this.host) return;
     this.host.close();
@@ -125,28 +177,41 @@ export class Table {
     this.mine = [];
     this.storage.write(HOST_KEY, null);
     this.screen.invite = null;
-    this.screen.built = false;
     this.screen.notice(t("table.closed"));
-    this.screen.draw();
+    this.screen.redraw();
   }
 
+  /** « Héberger : nouvelle invitation »: the previous unused invite is withdrawn. */
   async startHost() {
     canTable();
+    if (this.busy) return { error: "busy" };
     if (!this.host) this.makeHost();
-    const made = await this.host.invite((text) => inviteLink(location.href, text));
-    if (made.error) {
-      this.screen.notice(made.message); // the engine's words: the table is full
-      return { error: made.error, message: made.message };
+    this.busy = true;
+    this.failed = null;
+    this.screen.invite = null;
+    this.screen.draw();
+    try {
+      const made = await this.host.invite((text) => inviteLink(location.href, text));
+      if (made.error) {
+        if (made.message) this.screen.notice(made.message); // the engine's words: the table is full
+        return { error: made.error, message: made.message };
+      }
+      this.screen.showInvite(made.link, made.qr);
+      return { link: made.link };
+    } finally {
+      this.busy = false;
+      this.screen.draw();
     }
-    this.screen.showInvite(made.link, made.qr);
-    return { link: made.link };
   }
 
   async accept(text) {
     if (!this.host) return { ok: false, error: "no-invite" };
+    this.failed = null;
     const result = await this.host.accept(text);
-    if (!result.ok) this.screen.notice(result.message ?? t(ERROR_KEYS[result.error] ?? "table.error.bad-answer"));
-    else this.screen.notice(t("table.joined", { name: this.host.players.get(result.id)?.name ?? result.id }));
+    if (!result.ok) {
+      this.screen.notice(result.message ?? t(ERROR_KEYS[result.error] ?? "table.error.bad-answer"));
+      if (result.error === "timeout" || result.error === "unreachable") this.failed = { error: result.error };
+    } else this.screen.notice(t("table.joined", { name: this.host.players.get(result.id)?.name ?? result.id }));
     this.screen.draw();
     return result.ok ? { ok: true } : { ok: false, error: result.error, ...(result.message ? { message: result.message } : {}) };
   }
@@ -154,13 +219,7 @@ export class Table {
   async answer(name = this.screen.name()) {
     if (!this.offer) throw new Error("bad-invite");
     canTable();
-    this.player ??= new TablePlayer({
-      storage: this.storage,
-      colour: () => cleanColour(prefs.colour),
-      onChange: () => this.screen.draw(),
-      onRoll: (entry) => this.arrived(entry),
-      onNotice: (info) => this.screen.notice(t("table.junk", { from: info.from, error: info.error })),
-    });
+    this.player ??= this.makePlayer();
     const text = await this.player.answer(this.offer, { name: name || t("table.defaultName"), colour: cleanColour(prefs.colour) });
     this.offer = null; // single use
     this.screen.showAnswer(text);
@@ -173,39 +232,40 @@ export class Table {
   }
 
   log() {
-    return this.received.map(({ from, name, colour, system, seed, outcome, verified, status, hidden, diff }) => ({ from, name, colour, system, seed, outcome, verified, status, hidden, diff }));
+    return this.received.map(({ from, name, colour, system, seed, outcome, headline, verified, status, hidden, diff }) => ({ from, name, colour, system, seed, outcome, headline, verified, status, hidden, diff }));
   }
 
   // ----------------------------------------------------------------- rolls
 
   /**
-   * The seed of this device's next roll. At a table a player's seed comes from the fair
-   * exchange, whatever the page was asked to use (window.pyrules.nextSeed is dropped);
-   * elsewhere fallback() decides (the page's seed source).
+   * The seed of this device's roll of `request`. At a table it comes from the fair exchange
+   * (a player's: its commitment, then the host's value; the GM's: its commitment, then a
+   * player's value), whatever the page was asked to use (window.pyrules.nextSeed is dropped);
+   * elsewhere, or when the exchange cannot be made, fallback() decides (the page's seed source).
    */
-  seed(fallback) {
+  async seed(request, fallback) {
     const own = fallback();
-    const table = this.player?.takeSeed() ?? null;
-    const seed = table ?? own;
-    if (table === null && seed !== null && seed !== undefined && (this.host || this.player)) {
-      this.issued.set(seed, this.host ? "own" : "offline");
+    const table = this.player ? await this.player.seedFor(request) : this.host ? await this.host.gmSeed(request) : null;
+    if (table !== null) return table;
+    if (own !== null && own !== undefined && (this.host || this.player)) {
+      this.issued.set(own, this.host ? "own" : "offline");
       if (this.issued.size > 64) this.issued.delete(this.issued.keys().next().value); // taken, never rolled
     }
-    return seed;
+    return own;
   }
 
   /** A roll this device made, once answered: to the table (or kept), exactly once. */
   async observe(request, answer, { hidden = this.hidden } = {}) {
     if (!request || !ROLL_OPS.has(request.op) || !answer?.ok) return;
     const physical = answer.result?.physical === true || answer.result?.actor?.physical === true;
-    const mine = this.issued.get(request.seed);
+    const mine = this.issued.get(request.seed) || this.host?.gmRolls.has(request.seed);
     const table = this.player?.issued.has(request.seed);
     if (!mine && !table && !physical) return; // a replay, a placement: not a new roll
     this.issued.delete(request.seed);
-    const entry = { from: "me", colour: cleanColour(prefs.colour), time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: answer.result?.outcome ?? answer.result?.winner ?? null, hidden };
+    const entry = { from: "me", colour: cleanColour(prefs.colour), time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: answer.result?.outcome ?? answer.result?.winner ?? null, headline: headlineText(answer.result), hidden };
     if (this.host) {
-      this.host.shareOwn({ request, answer, hidden });
-      entry.status = physical ? "physical" : "host";
+      const proof = this.host.shareOwn({ request, answer, hidden });
+      entry.status = physical ? "physical" : proof ? "yes" : "host";
     } else if (this.player) {
       entry.status = await this.player.rolled({ request, answer });
       if (entry.status === "none") return;
@@ -215,17 +275,23 @@ export class Table {
     this.screen.draw();
   }
 
-  /** A roll of another device: in the log, and in this device's history (not played) unless hidden. */
+  /**
+   * A roll of another device, checked: in the log, announced (a toast, whatever screen is
+   * open), in this device's history, and played on its stage when that setting is on.
+   */
   arrived(entry) {
+    const shown = !entry.hidden && entry.request && entry.answer?.ok;
+    entry.headline = shown ? headlineText(entry.answer.result) : "";
     this.received = [...this.received, entry].slice(-MAX_LOG);
-    if (!entry.hidden && entry.request && entry.answer?.ok) {
+    if (shown) {
       const who = { id: entry.from, name: entry.name };
       // What the history shows of it: who (in its dice colour), the verdict and what differed.
       const table = { from: entry.from, status: entry.status, ...(entry.colour ? { colour: entry.colour } : {}), ...(entry.diff?.length ? { diff: entry.diff } : {}) };
       this.pipeline
-        .show(entry.answer, who, { request: entry.request, hidden: true, source: "table", origin: "table", entry: (request, answer) => ({ ...pipelineEntry(request, answer.result, who), table }) })
+        .show(entry.answer, who, { request: entry.request, hidden: !this.playRolls, colour: entry.colour, source: "table", origin: "table", entry: (request, answer) => ({ ...pipelineEntry(request, answer.result, who), table }) })
         .catch((error) => console.error(error));
     }
+    this.screen.toast(this.screen.rollToast(entry));
     this.save();
     this.screen.draw();
   }
@@ -239,7 +305,7 @@ export class Table {
       accept: (text) => this.accept(text),
       peers: () => this.peers(),
       log: () => this.log(),
-      mine: () => this.mine.map(({ system, seed, outcome, status, hidden }) => ({ system, seed, outcome, status, hidden })),
+      mine: () => this.mine.map(({ system, seed, outcome, headline, status, hidden }) => ({ system, seed, outcome, headline, status, hidden })),
       leave: () => this.player?.leave(),
       close: () => this.closeTable(),
     };
@@ -247,11 +313,14 @@ export class Table {
       tamperNextTableRoll: () => {
         if (this.player) this.player.tamper = true;
       },
+      tamperNextRelay: () => {
+        if (this.host) this.host.tamperRelay = true;
+      },
       tableSend: (text) => (this.host ? this.host.sendRaw(text) : this.player?.sendRaw(text)),
       tableCut: () => this.player?.peer?.close(), // the link breaks, as when the Wi-Fi drops
-      tableLimits: ({ gather, connect } = {}) => {
+      tableLimits: ({ gather, connect, join } = {}) => {
         const before = { ...LIMITS }; // returned, to be given back
-        Object.assign(LIMITS, gather > 0 && { gather }, connect > 0 && { connect });
+        Object.assign(LIMITS, gather > 0 && { gather }, connect > 0 && { connect }, join > 0 && { join });
         return before;
       },
     });

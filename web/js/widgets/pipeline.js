@@ -1,4 +1,4 @@
-// The roll pipeline (issue 21, docs: /work/wt/briefs/pipeline.md): one module owns every roll,
+// The roll pipeline (issue 21): one module owns every roll,
 // wherever it starts (the roll screen, quick rolls, oppositions, combat actions, replays, the
 // shared table). A flow only builds its engine request; the pipeline
 //   - adds the seed (the request's own, else the seed source's, else the page's),
@@ -25,7 +25,9 @@
 //           the stage), entry(request, answer) -> entry (a flow's own history entry: combat),
 //           sent(request) (called once the request is on its way: the flow's busy state)
 //   pipeline.onRolled(listener)   listener({request, answer, entry, who, opts}) after landing
-//   pipeline.setSeedSource(fn)    fn(request) -> Promise<seed|null> (null: the engine draws one)
+//   pipeline.setSeedSource(fn, {refused}?)  fn(request) -> Promise<seed|null> (null: the engine
+//                                 draws one); refused(request): the engine refused the request
+//                                 that seed was given to (a seed's whole life is the pipeline's)
 //   pipeline.show(answer, who, opts)  play + record an answer from elsewhere (opts.request: its request)
 //   pipeline.rolling(origin)      whether a roll of that origin is in flight
 //
@@ -81,6 +83,7 @@ export function createPipeline({ call, stage = null, history = null, stats = nul
   const inFlight = new Set();
   const listeners = new Set();
   let seedSource = null;
+  let seedRefused = null;
 
   const busy = (origin, on) => {
     if (on) inFlight.add(origin);
@@ -119,17 +122,21 @@ export function createPipeline({ call, stage = null, history = null, stats = nul
       const origin = opts.origin ?? opts.source ?? "roll"; // pipeline.md names it `source`
       if (inFlight.has(origin)) return null; // a double tap: the roll in flight is the one
       busy(origin, true);
+      sending(origin); // busy from the tap: a table roll's seed takes a round trip first
       try {
-        const sent = await seeded(request, opts);
-        sending(origin);
-        opts.sent?.(sent);
+        let sent;
         let answer;
         try {
+          sent = await seeded(request, opts);
+          opts.sent?.(sent);
           answer = await call(sent);
         } finally {
           if (store?.get("rolling") === origin) sending(null);
         }
-        if (!answer.ok) return { answer, request: sent };
+        if (!answer.ok) {
+          if (sent.seed !== request.seed) seedRefused?.(sent); // the seed this pipeline added: void
+          return { answer, request: sent };
+        }
         const entry = await land(sent, answer, who, opts);
         return { answer, entry, request: sent };
       } finally {
@@ -149,8 +156,9 @@ export function createPipeline({ call, stage = null, history = null, stats = nul
       return () => listeners.delete(listener);
     },
 
-    setSeedSource(fn) {
+    setSeedSource(fn, { refused = null } = {}) {
       seedSource = typeof fn === "function" ? fn : null;
+      seedRefused = typeof refused === "function" ? refused : null;
     },
 
     rolling(origin = "roll") {
