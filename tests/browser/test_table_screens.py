@@ -6,6 +6,7 @@ what the screens show."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -115,10 +116,12 @@ def test_a_players_roll_reaches_the_gm_with_its_number_and_is_announced(
     assert entry.locator(".table-verdict").inner_text() == "« vérifié »"
     line = entry.locator(".table-line").inner_text() + entry.locator(".table-by").inner_text()
     entry.locator(".table-details > summary").click()
-    seed = entry.locator(".table-seed").inner_text().split()[-1]
-    assert seed.isdigit() and seed not in line, (seed, line)
+    seed = re.search(r"Graine\s*:?\s*(\d+)", entry.locator(".table-details").inner_text())
+    assert seed and seed.group(1) not in line, (seed, line)
     # Under it, the dice as the roller saw them.
     assert entry.locator(".table-details .result-card").count() == 1
+    entry.scroll_into_view_if_needed()
+    gm.screenshot("table-feed-1024x768")
     # The other player's own engine checked the relayed roll.
     mine = feed_entry(two, "Aïcha")
     assert mine.locator(".table-verdict").inner_text() == "« vérifié »"
@@ -170,6 +173,39 @@ def test_the_table_on_a_phone(new_app: Any, site: str) -> None:
     gm.screenshot("table-gm-phone")
     show(gm, "table")
     gm.page.click("#table-close")
-    player.page.wait_for_selector("#table-notice:has-text('Le MJ a fermé la table')")
+    # Told over whatever screen is open (the roller, here), and on its Table screen.
+    player.page.wait_for_selector("#table-toasts .table-toast:has-text('Le MJ a fermé la table')")
+    show(player, "table")
+    assert "Le MJ a fermé la table" in player.page.inner_text("#table-notice")
+    assert player.page.get_attribute("#table-player-state", "data-state") == "none"
+    gm.context.close()
+    player.context.close()
+
+
+def test_the_gm_watches_a_players_dice_land_in_the_players_colour(
+    new_app: Any, site: str
+) -> None:
+    """At 768×1024 with motion: the GM's device throws a player's roll on its own stage (its
+    setting, on by default on the GM's device), with 3D dice in the player's dice colour."""
+    portrait = {"width": 768, "height": 1024}
+    gm = new_app(site, viewport=portrait, has_touch=True, reduced_motion="no-preference")
+    player = new_app(site, viewport=portrait, has_touch=True)
+    for app in (gm, player):
+        app.page.set_default_timeout(120_000)
+    gm.open()
+    join(gm, player, "Aïcha")
+    show(gm, "table")
+    assert gm.page.is_checked("#table-play")  # the GM's default
+    show(player, "roll")
+    player.page.click("label[for=dice-colour-green]")  # her dice setting
+    roll(player)
+    gm.page.wait_for_selector("[data-roll-stage][data-state=landed]")
+    colours = gm.page.evaluate(
+        "() => window.pyrules.modules.stage.scene3d().scene.meshes.map((m) => m.userData.colour)"
+    )
+    assert colours and set(colours) == {"green"}, colours
+    shown = player.page.text_content("[data-roll-stage] [data-headline]")
+    assert gm.page.text_content("[data-roll-stage] [data-headline]") == shown
+    gm.screenshot("table-gm-stage-768x1024")
     gm.context.close()
     player.context.close()

@@ -183,6 +183,14 @@ def test_hidden_gm_rolls_stay_hidden(table: tuple[App, App, App]) -> None:
         got = next_entry(app, before, "gm")
         assert got["hidden"] is True
         assert got["outcome"] is None and got["seed"] is None
+    # Revealed later from the GM's Table screen: each player's own engine checks it then.
+    host.page.evaluate("() => window.pyrules.views.show('table')")
+    host.page.click("#table-log .table-reveal")
+    for app in (one, two):
+        shown = log_has(app, "(e) => e.revealed")
+        assert shown["hidden"] is False and shown["status"] == "yes", shown
+    host.page.wait_for_selector("#table-log .table-roll:has(.table-mark) >> text=révélé")
+    assert host.page.locator("#table-log .table-reveal").count() == 0
     host.page.evaluate("() => window.pyrules.views.show('table')")
     host.page.uncheck("#table-hidden")
     host.page.evaluate("() => window.pyrules.views.show('roll')")

@@ -49,7 +49,7 @@ function device(net, { storage = memory(), sheets = () => [] } = {}) {
   // As the page's table.js: the fair exchange's seed at a table, else one of the device's own.
   const own = () => Math.floor(Math.random() * 2 ** 40);
   pipeline.setSeedSource(async (request) => (await player.seedFor(request)) ?? own(), { refused: (request) => player.refused(request) });
-  pipeline.onRolled(({ request, answer }) => player.rolled({ request, answer }));
+  pipeline.onRolled(({ request, answer, opts }) => player.rolled({ request, answer, placed: Boolean(opts.placement) }));
   return { player, rolls, notices, pipeline, storage };
 }
 
@@ -209,22 +209,22 @@ test("the GM's visible roll takes a player's value; one seeded by the GM alone i
   const b = device(net);
   try {
     // No player yet: the GM rolls alone, and nobody can check it.
-    assert.equal(await g.host.gmSeed(D6), null);
+    assert.equal(await g.host.gmRolls.seed(D6), null);
     await join(g, a);
     await join(g, b, "Bruno");
-    const seed = await g.host.gmSeed(D6);
+    const seed = await g.host.gmRolls.seed(D6);
     assert.ok(Number.isSafeInteger(seed));
     const request = { ...D6, seed };
-    g.host.shareOwn({ request, answer: await engine.call(request), hidden: false });
+    g.host.gmRolls.share({ request, answer: await engine.call(request), hidden: false });
     await until(() => a.rolls.length === 1 && b.rolls.length === 1);
     assert.equal(a.rolls[0].status, "yes", a.rolls[0].diff.join()); // a gave the value, and checks it was used
     assert.equal(b.rolls[0].status, "yes", b.rolls[0].diff.join());
     // Planted wrong: the GM picks the seed itself, and shows a player's value it never used.
-    const honest = await g.host.gmSeed(D6);
+    const honest = await g.host.gmRolls.seed(D6);
     const proof = g.host.gmRolls.own.get(honest);
     const chosen = { ...D6, seed: 4242 };
     g.host.gmRolls.own.set(4242, proof);
-    g.host.shareOwn({ request: chosen, answer: await engine.call(chosen), hidden: false });
+    g.host.gmRolls.share({ request: chosen, answer: await engine.call(chosen), hidden: false });
     await until(() => a.rolls.length === 2 && b.rolls.length === 2);
     for (const d of [a, b]) {
       assert.equal(d.rolls[1].status, "no");
@@ -235,12 +235,45 @@ test("the GM's visible roll takes a player's value; one seeded by the GM alone i
     const lieSeed = await seedOf(lie.reveal, lie.value, `gm${lie.n}`);
     g.host.gmRolls.own.set(lieSeed, lie);
     const lied = { ...D6, seed: lieSeed };
-    g.host.shareOwn({ request: lied, answer: await engine.call(lied), hidden: false });
+    g.host.gmRolls.share({ request: lied, answer: await engine.call(lied), hidden: false });
     await until(() => a.rolls.length === 3);
     const giver = proof.by === a.player.place.id ? a : b;
     await until(() => giver.rolls.length === 3);
     assert.equal(giver.rolls[2].status, "no");
     assert.ok(giver.rolls[2].diff.includes("value"), giver.rolls[2].diff.join());
+  } finally {
+    g.host.close();
+  }
+});
+
+test("the GM's hidden roll is shown to nobody, then revealed and checked by every player", async () => {
+  const net = network();
+  const g = gm(net);
+  const a = device(net);
+  const b = device(net);
+  try {
+    await join(g, a);
+    await join(g, b, "Bruno");
+    const seed = await g.host.gmRolls.seed(D6);
+    const request = { ...D6, seed };
+    const answer = await engine.call(request);
+    const { h } = g.host.gmRolls.share({ request, answer, hidden: true });
+    await until(() => a.rolls.length === 1 && b.rolls.length === 1);
+    for (const d of [a, b]) {
+      assert.equal(d.rolls[0].hidden, true);
+      assert.equal(d.rolls[0].request, null); // nothing of it but that it was made
+      assert.equal(d.rolls[0].h, h);
+    }
+    assert.equal(g.host.gmRolls.reveal(h), true);
+    assert.equal(g.host.gmRolls.reveal(h), false); // once
+    await until(() => a.rolls.length === 2 && b.rolls.length === 2);
+    for (const d of [a, b]) {
+      const shown = d.rolls[1];
+      assert.equal(shown.revealed, true);
+      assert.equal(shown.h, h);
+      assert.equal(shown.status, "yes", shown.diff.join());
+      assert.equal(shown.answer.result.headline, answer.result.headline);
+    }
   } finally {
     g.host.close();
   }
@@ -274,6 +307,57 @@ test("a sheet roll verifies only against the sheet the GM holds: an inflated one
     await a.pipeline.roll(sheetRoll(inflated));
     await until(() => g.rolls.length === 3);
     assert.equal(g.rolls[2].status, "yes", g.rolls[2].diff.join());
+  } finally {
+    g.host.close();
+  }
+});
+
+test("a new placement of the Flame dice reaches the table, seeded by its roll's exchange; another seed is not", async () => {
+  const net = network();
+  const g = gm(net);
+  const a = device(net);
+  const b = device(net);
+  try {
+    await join(g, a);
+    await join(g, b, "Bruno");
+    const pool = { op: "roll", system: "pool", params: { pot: 4, flame: 2, augmentations: 1, diminutions: 1 }, lang: "fr" };
+    // A legal move of the Flame dice, as the engine's answer offers them (placement_moves).
+    const moveOf = (result) => {
+      const i = result.placement_moves.findIndex((m) => m.plus || m.minus);
+      return i < 0 ? null : result.placement_moves.map((m, j) => (j === i ? (m.plus ? 1 : -1) : 0));
+    };
+    let first = await a.pipeline.roll(pool);
+    while (!moveOf(first.answer.result)) first = await a.pipeline.roll(pool); // dice that cannot move: another roll
+    // Each of these rolls seen everywhere (its ack is back once the GM has logged it).
+    await until(() => a.player.unacked.size === 0 && b.rolls.length === g.rolls.length, "every roll seen");
+    const before = g.rolls.length;
+    // As roll/rolling.js's Placement: the same seed, a placement, not recorded again.
+    const place = (seed, placement) => a.pipeline.roll({ ...pool, params: { ...pool.params, placement }, seed }, null, { origin: "placement", record: false, placement: true });
+    const move = moveOf(first.answer.result);
+    const placed = await place(first.request.seed, move);
+    assert.equal(placed.answer.ok, true, JSON.stringify(placed.answer.error));
+    await until(() => g.rolls.length === before + 1 && b.rolls.length === before + 1);
+    for (const seen of [g.rolls.at(-1), b.rolls.at(-1)]) {
+      assert.equal(seen.status, "yes", seen.diff.join());
+      assert.deepEqual(seen.request.params.placement, move);
+    }
+    assert.equal(g.rolls.at(-1).placed, true);
+    // The GM's own placement, the same way.
+    let seed;
+    let own;
+    do {
+      seed = await g.host.gmRolls.seed(pool);
+      own = await engine.call({ ...pool, seed });
+    } while (!moveOf(own.result));
+    g.host.gmRolls.share({ request: { ...pool, seed }, answer: own, hidden: false });
+    const moved = { ...pool, params: { ...pool.params, placement: moveOf(own.result) }, seed };
+    g.host.gmRolls.share({ request: moved, answer: await engine.call(moved), hidden: false, placed: true });
+    await until(() => b.rolls.length === before + 3);
+    assert.deepEqual(b.rolls.slice(-2).map((e) => e.status), ["yes", "yes"], b.rolls.map((e) => e.diff.join()).join(" | "));
+    // A « placement » of a roll this device never made at the table: not a table roll.
+    await place(first.request.seed + 1, [0, 0]);
+    await until(() => g.rolls.length === before + 2);
+    assert.equal(g.rolls.at(-1).status, "offline"); // no exchange of its own: its own seed, « hors table »
   } finally {
     g.host.close();
   }

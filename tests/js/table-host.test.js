@@ -97,11 +97,12 @@ test("a GM's reload: the roster comes back from storage, players gone, each back
     for (const name of ["Aïcha", "Bruno"]) await before.hello(link().conn, await hello({ name }));
     before.players.get("p1").acked = 4; // p1's rolls up to number 4 are counted
     tokens = Object.fromEntries([...before.players.values()].map((p) => [p.id, p.token]));
-    const log = [{ from: "p1", name: "Aïcha", colour: "red", system: "d6", seed: 12, outcome: "success", verified: true, status: "yes", hidden: false, diff: [], time: "2026-12-01T08:00:00.000Z", request: { op: "roll" }, answer: { ok: true } }];
+    const log = [{ from: "p1", name: "Aïcha", colour: "red", system: "d6", seed: 12, outcome: "success", headline: "13", verified: true, status: "yes", hidden: false, diff: [], time: "2026-12-01T08:00:00.000Z", request: { op: "roll" }, answer: { ok: true } }];
     const stored = JSON.parse(JSON.stringify(hostState({ roster: before.roster(), received: log, mine: [], hidden: true })));
     assert.equal(stored.received[0].request, undefined); // no request or answer kept: what the log shows
     const kept = readHostState(stored);
     assert.deepEqual(kept.received[0].from, "p1");
+    assert.equal(kept.received[0].headline, "13"); // the feed still leads with the number after a reload
     assert.equal(kept.hidden, true);
     const after = new TableHost({ call, name: "MJ", roster: kept.roster });
     try {

@@ -15,7 +15,6 @@ export function network({ drop = () => false } = {}) {
       this.other = null;
       this.open = false;
       this.closed = false;
-      this.onConnecting = () => {};
       this.onOpen = () => {};
       this.onMessage = () => {};
       this.onClose = () => {};
@@ -41,7 +40,6 @@ export function network({ drop = () => false } = {}) {
       const player = this.answered;
       this.other = player;
       player.other = this;
-      player.onConnecting();
       setImmediate(() => {
         if (this.closed || player.closed) return;
         this.open = player.open = true;

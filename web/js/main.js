@@ -123,7 +123,7 @@ const card = new ResultCard({ app, byId: $, animation, announce, placement: (sys
 const picker = new SystemPicker({ app, byId: $, onPick: () => { saveState.flush(); card.clear(); forms.build(); refresh(); } });
 const roller = new Roller({ app, pipeline, byId: $, errors, card, animation });
 const saved = new SavedExpressions({ app, roller, engine, byId: $ }); // free dice kept by name (issue 23)
-const placement = new Placement({ app, engine, errors, card, animation, history, announce });
+const placement = new Placement({ app, pipeline, errors, card, animation, history, announce });
 const safe = new SafeStart({ app, showView, card, picker, forms });
 const guarded = (step) => safe.guarded(step);
 const historyReplay = new HistoryReplay({ app, showView, animation, picker, forms, refresh, saveState, roller, card });

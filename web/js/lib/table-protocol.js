@@ -56,14 +56,22 @@ export function canonical(value) {
   return JSON.stringify(value);
 }
 
-/** A roll request as it is committed to: everything but its seed (the seed comes after). */
-export function unseeded(request) {
+/**
+ * A roll request as it is committed to: everything but its seed (the seed comes after) and
+ * its Flame-die placement (the API's `params.placement`: the rules let the player choose it
+ * once the dice are seen, so a new placement of the same dice keeps the same commitment).
+ */
+export function committed(request) {
   const { seed, ...rest } = request; // eslint-disable-line no-unused-vars
+  if (rest.params && typeof rest.params === "object" && "placement" in rest.params) {
+    const { placement, ...params } = rest.params; // eslint-disable-line no-unused-vars
+    rest.params = params;
+  }
   return rest;
 }
 
 /** The commitment to a random value and to the request it will seed (a roll is bound to both). */
-export const commitment = (value, request) => sha256(`pyrules-table/commit/${value}/${canonical(unseeded(request))}`);
+export const commitment = (value, request) => sha256(`pyrules-table/commit/${value}/${canonical(committed(request))}`);
 
 /**
  * The seed of roll `n`: the first 53 bits of H(committed value, other value, n), so that it is
@@ -143,6 +151,7 @@ function cleanRoll(d) {
     roll.n = d.n; // the exchange that seeded it
     roll.reveal = d.reveal;
   }
+  roll.placed = d.placed === true; // a new placement of the Flame dice of a roll already shown
   return roll;
 }
 
@@ -214,12 +223,14 @@ const HOST_MESSAGES = {
     const verified = VERDICTS.includes(d.verified) ? d.verified : null;
     if (!verified) return null;
     const base = { t: "roll", from: d.from, name: cleanName(d.name), colour: cleanColour(d.colour), verified, time: typeof d.time === "string" ? d.time.slice(0, 40) : null };
-    if (d.hidden === true) return { ...base, hidden: true, system: typeof d.system === "string" ? d.system.slice(0, 40) : "?" };
+    // A GM's hidden roll: only that it was made (its number h, to be revealed later by it).
+    const h = isCount(d.h) ? d.h : null;
+    if (d.hidden === true) return { ...base, hidden: true, h, system: typeof d.system === "string" ? d.system.slice(0, 40) : "?" };
     const request = cleanRequest(d.request);
     if (!request || !isPlain(d.answer)) return null;
     const proof = d.proof === undefined ? null : cleanProof(d.proof);
     if (d.proof !== undefined && !proof) return null;
-    return { ...base, hidden: false, request, answer: d.answer, proof, offline: d.offline === true, diff: Array.isArray(d.diff) ? d.diff.filter((x) => typeof x === "string").slice(0, 8).map((x) => x.slice(0, 200)) : [] };
+    return { ...base, hidden: false, h, revealed: d.revealed === true, request, answer: d.answer, proof, offline: d.offline === true, placed: d.placed === true, diff: Array.isArray(d.diff) ? d.diff.filter((x) => typeof x === "string").slice(0, 8).map((x) => x.slice(0, 200)) : [] };
   },
   closed: () => ({ t: "closed" }),
   ping: () => ({ t: "ping" }),

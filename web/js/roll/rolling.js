@@ -134,11 +134,12 @@ export function placedEntry(entry, base, params, placement, result) {
 
 export class Placement {
   /**
-   * engine: engine.js's Engine; errors: FormErrors; card: ResultCard; animation:
-   * RollAnimation; history: the History list; announce(text).
+   * pipeline: the roll pipeline (a new placement is a roll like any: the table hears it);
+   * errors: FormErrors; card: ResultCard; animation: RollAnimation; history: the History
+   * list; announce(text).
    */
-  constructor({ app, engine, errors, card, animation, history, announce }) {
-    Object.assign(this, { app, engine, errors, card, animation, history, announce });
+  constructor({ app, pipeline, errors, card, animation, history, announce }) {
+    Object.assign(this, { app, pipeline, errors, card, animation, history, announce });
     this.placing = false;
   }
 
@@ -160,23 +161,24 @@ export class Placement {
   }
 
   async placeNow(placement) {
-    const { app, engine } = this;
+    const { app } = this;
     const { base, request, entry } = app.current;
     const system = app.currentSystem();
     // The same dice again, never sent back down: the seed replays them (physical dice: the
-    // faces the player typed, in the request), and the engine applies the placement.
+    // faces the player typed, in the request), and the engine applies the placement. The
+    // history entry is updated in place (not recorded again), the card drawn without a throw.
     const params = { ...request.params, placement };
-    const answer = await engine.call({ op: "roll", system: system.id, params, ...(base.physical ? {} : { seed: base.seed }), lang: lang() });
-    if (!answer.ok) {
-      this.errors.api(answer.error);
-      return;
-    }
-    // The luck and the chance come with the answer (one tap, one call).
-    const updated = { ...placedEntry(entry, base, params, placement, answer.result), ...luckOf({ op: "roll" }, answer.result) };
-    app.current = { ...app.current, request, result: answer.result, entry: updated, base };
-    this.history.update(updated);
-    this.card.present({ animate: false });
-    const say = () => t("result.announce", { outcome: pick(system.outcomes.find((o) => o.id === answer.result.outcome)?.label), margin: answer.result.margin });
-    this.announce(say(), say);
+    const placed = { op: "roll", system: system.id, params, ...(base.physical ? {} : { seed: base.seed }), lang: lang() };
+    const present = async ({ answer }) => {
+      // The luck and the chance come with the answer (one tap, one call).
+      const updated = { ...placedEntry(entry, base, params, placement, answer.result), ...luckOf({ op: "roll" }, answer.result) };
+      app.current = { ...app.current, request, result: answer.result, entry: updated, base };
+      this.history.update(updated);
+      this.card.present({ animate: false });
+      const say = () => t("result.announce", { outcome: pick(system.outcomes.find((o) => o.id === answer.result.outcome)?.label), margin: answer.result.margin });
+      this.announce(say(), say);
+    };
+    const done = await this.pipeline.roll(placed, null, { origin: "placement", physical: base.physical, record: false, placement: true, present });
+    if (done && !done.answer.ok) this.errors.api(done.answer.error);
   }
 }

@@ -178,15 +178,16 @@ function drawHeadline(show) {
  * Play a throw on the stage. dice: [{sides, face, rolled, kind, side, tags}] in the result's
  * order (rolled: the face first rolled, shown in 3D when the final one is beyond the die);
  * verdict: a Node shown once they land; detail: the element "Détails" brings into view;
- * answer: the engine's answer (its `headline`s are the stage's headline; none: no headline).
+ * answer: the engine's answer (its `headline`s are the stage's headline; none: no headline);
+ * colour: the dice colour id (another player's roll), else this device's setting.
  * Returns {skip(), done}; onDone runs once the dice have landed (at once without motion).
  */
-export function playStage({ dice, verdict, detail, answer = null }, onDone) {
+export function playStage({ dice, verdict, detail, answer = null, colour = null }, onDone) {
   if (!el) build();
   const active = document.activeElement;
   const returnFocus = current ? current.returnFocus : active && active !== document.body ? active : lastFocused;
   if (current) closeStage(false);
-  const show = { mode: "none", landed: false, returnFocus, detail, dice, answer, closed: false };
+  const show = { mode: "none", landed: false, returnFocus, detail, dice, answer, colour, closed: false };
   current = show;
   lastShown = show;
   place();
@@ -307,9 +308,10 @@ function rolledOf(die) {
 /**
  * Drop-in for dice.js tumble(): plays the roll of the page's result card (view.dice) on the
  * stage; onDone once it has landed. view: {element, dice, verdict, answer?};
- * answer: the engine's answer shown (the headline's numbers), view.answer by default.
+ * answer: the engine's answer shown (the headline's numbers), view.answer by default;
+ * colour: the dice colour id to throw in (another player's roll), this device's by default.
  */
-export function playRoll(view, onDone, answer = view.answer ?? null) {
+export function playRoll(view, onDone, answer = view.answer ?? null, { colour = null } = {}) {
   let pageDone = false;
   let stageDone = false;
   const both = () => {
@@ -325,6 +327,7 @@ export function playRoll(view, onDone, answer = view.answer ?? null) {
       verdict: view.verdict ? view.verdict() : null,
       detail: view.element,
       answer,
+      colour,
     },
     () => {
       stageDone = true;

@@ -144,7 +144,7 @@ export async function throw3d(show, box, skippedNow, onReady) {
   try {
     const scene = sceneOf(module);
     box.replaceChildren(scene.canvas);
-    await scene.prepare(dice, { colour: prefs.colour, size: prefs.size });
+    await scene.prepare(dice, { colour: show.colour ?? prefs.colour, size: prefs.size }); // another player's roll: its colour
   } catch (error) {
     if (error instanceof module.Superseded) return false;
     console.warn("3D dice failed, 2D instead:", error);

@@ -1,8 +1,9 @@
-// The GM's own visible rolls at the shared table (issue 38), as fair as a player's: the GM's
+// The GM's own rolls at the shared table (issue 38), as fair as a player's: the GM's
 // device commits to the request and a random value of its own, asks one player there for a
 // value, and derives the seed from both (lib/table-protocol.js seedOf, numbered "gm<n>"). The
 // roll then travels with that exchange (its proof), so every player's engine checks it, and
-// the player who gave the value checks it was the one used.
+// the player who gave the value checks it was the one used. A hidden roll is kept until the
+// GM reveals it, and is checked then.
 
 import { commitment, randomValue, seedOf } from "../lib/table-protocol.js";
 
@@ -10,12 +11,28 @@ export const ASK_MS = 4000; // how long a GM's roll waits for a player's value, 
 const MAX_OWN = 64;
 
 export class GmRolls {
-  /** players(): the host's players; send(player, message): to a player on its link. */
-  constructor({ players, send }) {
-    Object.assign(this, { players, send });
+  /**
+   * players(): the host's players; send(player, message): to a player on its link;
+   * broadcast(message): to every player; author(): {from, name, colour} of the GM's rolls;
+   * relayed(answer): the answer as the host relays it (debug.tamperNextRelay alters it).
+   */
+  constructor({ players, send, broadcast, author, relayed }) {
+    Object.assign(this, { players, send, broadcast, author, relayed });
     this.next = 0; // the GM's roll numbers
     this.asks = new Map(); // roll number -> {by, resolve}: waiting for a player's value
     this.own = new Map(); // seed -> the exchange of the GM's roll it seeds
+    this.served = new Map(); // seed -> the exchange of a GM's roll made (a new placement uses it again)
+    this.hidden = new Map(); // h -> a hidden roll {request, answer, proof, time}, until the GM reveals it
+    this.hiddenCount = 0;
+  }
+
+  /** A hidden roll kept to be revealed later (the oldest go first): its number h. */
+  keepHidden(roll) {
+    const h = this.hiddenCount;
+    this.hiddenCount += 1;
+    this.hidden.set(h, roll);
+    if (this.hidden.size > MAX_OWN) this.hidden.delete(this.hidden.keys().next().value);
+    return h;
   }
 
   /**
@@ -53,10 +70,45 @@ export class GmRolls {
     return this.own.has(seed);
   }
 
-  /** The exchange that seeded the GM's roll (its proof), once; null when it rolled alone. */
-  take(seed) {
+  /**
+   * The exchange that seeded the GM's roll (its proof), once; null when it rolled alone.
+   * again: a new placement of that roll's Flame dice, seeded by the exchange served already.
+   */
+  take(seed, { again = false } = {}) {
+    if (again) return this.served.get(seed) ?? null;
     const proof = this.own.get(seed) ?? null;
     this.own.delete(seed);
+    if (proof) {
+      this.served.set(seed, proof);
+      if (this.served.size > MAX_OWN) this.served.delete(this.served.keys().next().value);
+    }
     return proof;
+  }
+
+  /**
+   * The GM's roll, to every player (hidden: only that the GM rolled, in which system, and its
+   * number h to reveal it by); placed: a new placement of its Flame dice, seeded by that roll's
+   * exchange. Answers {proof, h}.
+   */
+  share({ request, answer, hidden, placed = false }) {
+    const proof = this.take(request.seed, { again: placed });
+    const base = { t: "roll", ...this.author(), verified: "host", time: new Date().toISOString() };
+    if (hidden) {
+      const h = this.keepHidden({ request, answer, proof, time: base.time });
+      this.broadcast({ ...base, hidden: true, h, system: request.system });
+      return { h, proof };
+    }
+    this.broadcast({ ...base, request, answer: this.relayed(answer), placed, ...(proof ? { proof } : {}) });
+    return { proof };
+  }
+
+  /** The GM reveals its hidden roll h: the players see it now, and check it with its exchange. */
+  reveal(h) {
+    const kept = this.hidden.get(h);
+    if (!kept) return false;
+    this.hidden.delete(h);
+    const { request, answer, proof, time } = kept;
+    this.broadcast({ t: "roll", ...this.author(), verified: "host", time, h, revealed: true, request, answer, ...(proof ? { proof } : {}) });
+    return true;
   }
 }

@@ -34,7 +34,9 @@ export function cleanLogEntry(e) {
   return {
     from: e.from, name: cleanName(e.name), colour: cleanColour(e.colour), system: e.system, seed,
     outcome: typeof outcome === "string" ? outcome.slice(0, 40) : outcome,
+    headline: typeof e.headline === "string" ? e.headline.slice(0, 40) : "",
     verified: e.verified === true, status: STATUSES.has(e.status) ? e.status : "no", hidden: e.hidden === true,
+    revealed: e.revealed === true, placed: e.placed === true,
     diff: Array.isArray(e.diff) ? e.diff.filter((d) => typeof d === "string").slice(0, 8).map((d) => d.slice(0, 200)) : [],
     time: isDate(e.time) ? e.time : null, offline: e.offline === true,
   };
@@ -66,6 +68,6 @@ export function readHostState(kept) {
 
 /** What a GM's device stores of its table: the roster and both logs, without requests or answers. */
 export function hostState({ roster, received, mine, hidden }) {
-  const fields = ({ from, name, colour, system, seed, outcome, verified, status, hidden: h, diff, time, offline }) => ({ from, name, colour, system, seed, outcome, verified, status, hidden: h, diff, time, offline });
+  const fields = ({ from, name, colour, system, seed, outcome, headline, verified, status, hidden: h, revealed, placed, diff, time, offline }) => ({ from, name, colour, system, seed, outcome, headline, verified, status, hidden: h, revealed, placed, diff, time, offline });
   return { roster, received: received.slice(-MAX_KEPT).map(fields), mine: mine.slice(-MAX_KEPT).map(fields), hidden };
 }

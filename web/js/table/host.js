@@ -1,7 +1,7 @@
 // The host's side of the shared table (issues 24 and 38): the GM's device. It hands out
 // invites, gives each player its id, answers each roll's commitment with its own value, checks
 // every roll in its own engine (lib/table-verify.js) and relays it, with what any device needs
-// to check it again, to the other players. Its own visible rolls take a player's value.
+// to check it again, to the other players. The GM's own rolls are gm-rolls.js's.
 // Nothing a player sends is trusted: junk is set aside with a notice, a message can only ever
 // speak for the player whose channel it came on, and what one player can make the host do is
 // bounded (a rate, a cap on its open rolls and on its rolls waiting for the engine).
@@ -18,6 +18,7 @@ export const GONE_MS = 5000; // silent this long: shown as gone (back as soon as
 export const DROP_MS = 30000; // silent this long: the link is closed (a new invite brings it back)
 export const MAX_PENDING = 4; // a player's rolls committed to, not yet revealed (the oldest goes first)
 export const MAX_QUEUED = 8; // a player's messages waiting for the host's engine; more are dropped
+const MAX_SERVED = 16; // a player's last exchanges kept for a new placement of their Flame dice
 export const RATE = { burst: 30, perSecond: 10 }; // messages a player may send (pings aside)
 
 /** A token bucket: take() is false once a player sent more than its rate allows. */
@@ -48,11 +49,15 @@ export class TableHost {
     this.invites = new Map(); // invite number -> Peer waiting for its answer
     this.count = roster?.count ?? 0; // invites made (numbers never reused, even across a reload)
     this.lastId = roster?.lastId ?? 0;
-    for (const p of roster?.players ?? []) this.players.set(p.id, { ...p, conn: null, connected: false, pending: new Map(), sheets: null });
+    for (const p of roster?.players ?? []) this.players.set(p.id, { ...p, conn: null, connected: false, pending: new Map(), served: new Map(), sheets: null });
     this.restored = Boolean(roster); // the page was reloaded with a table: say so until all are back
     this.queue = Promise.resolve(); // messages needing the engine are handled one at a time, in arrival order
     this.junk = 0;
-    this.gmRolls = new GmRolls({ players: () => this.players.values(), send: (player, message) => this.send(player, message) });
+    // The GM's own rolls (gm-rolls.js): seeded with a player's value, shown, hidden, revealed.
+    this.gmRolls = new GmRolls({
+      players: () => this.players.values(), send: (player, message) => this.send(player, message), broadcast: (message) => this.broadcast(message),
+      author: () => ({ from: "gm", name: this.name, colour: cleanColour(this.colour()) }), relayed: (answer) => this.relayed(answer),
+    });
     this.tamperRelay = false; // debug.tamperNextRelay(): the next relayed roll is altered
     this.timer = setInterval(() => this.beat(), PING_MS);
   }
@@ -210,7 +215,7 @@ export class TableHost {
     if (message.t === "sheets") return this.sheets(player, message.characters);
     if (message.t === "bye") return conn.peer.close();
     // A roll naming an exchange this host never opened costs nothing: no engine replay.
-    if (message.n !== undefined && !player.pending.has(message.n)) return this.refuse(conn, `no open roll ${message.n}`);
+    if (message.n !== undefined && !(message.placed ? player.served : player.pending).has(message.n)) return this.refuse(conn, `no open roll ${message.n}`);
     if (conn.queued >= MAX_QUEUED) return this.refuse(conn, "too many rolls waiting");
     if (message.t === "void") return this.enqueue(conn, () => this.void(player, message));
     return this.enqueue(conn, () => this.roll(player, message));
@@ -248,7 +253,7 @@ export class TableHost {
       player = { id, token: randomValue(16), next: 0, acked: -1, sheets: null };
       this.players.set(id, player);
     }
-    Object.assign(player, { name: message.name, colour: message.colour, conn, connected: true, pending: new Map() });
+    Object.assign(player, { name: message.name, colour: message.colour, conn, connected: true, pending: new Map(), served: new Map() });
     this.forget();
     conn.player = player;
     conn.welcome = { t: "welcome", v: PROTOCOL, id: player.id, token: player.token, next: player.next, host: this.name, peers: [] };
@@ -282,9 +287,15 @@ export class TableHost {
 
   /** The exchange of a player's roll n, taken (a value serves once), or null. */
   exchange(player, message) {
-    const open = message.n === undefined ? null : player.pending.get(message.n);
+    if (message.n === undefined) return null;
+    // A new placement of a roll's Flame dice is seeded by that roll's exchange, served already.
+    const open = message.placed ? player.served.get(message.n) : player.pending.get(message.n);
     if (!open) return null;
-    player.pending.delete(message.n);
+    if (!message.placed) {
+      player.pending.delete(message.n);
+      player.served.set(message.n, open);
+      if (player.served.size > MAX_SERVED) player.served.delete(player.served.keys().next().value);
+    }
     return { n: message.n, commit: open.commit, reveal: message.reveal, value: open.value };
   }
 
@@ -298,22 +309,18 @@ export class TableHost {
     if (message.n !== undefined && !exchange) return; // its value was given up meanwhile
     // A sheet roll verifies only against the sheet the GM holds.
     const judged = await verifyRoll(message, exchange, this.call, withHeldSheets(message.request, player.sheets));
-    let answer = judged.answer ?? message.answer;
+    const answer = judged.answer ?? message.answer;
     if (message.colour) player.colour = message.colour; // the dice colour it rolled with
     const entry = {
       from: player.id, name: player.name, colour: player.colour, system: message.request.system, seed: judged.seed,
       outcome: outcomeOf(answer), verified: judged.verdict === "yes", status: judged.verdict, diff: judged.diff,
-      request: message.request, answer, time: message.time, offline: message.offline,
+      request: message.request, answer, time: message.time, offline: message.offline, placed: message.placed,
     };
     this.onRoll(entry);
     if (message.k !== undefined) this.send(player, { t: "ack", k: message.k });
-    if (this.tamperRelay) {
-      this.tamperRelay = false;
-      answer = tampered(answer);
-    }
     this.broadcast({
-      t: "roll", from: player.id, name: player.name, colour: player.colour, verified: judged.verdict, request: message.request, answer,
-      diff: judged.diff, time: message.time, offline: message.offline, ...(exchange ? { proof: exchange } : {}),
+      t: "roll", from: player.id, name: player.name, colour: player.colour, verified: judged.verdict, request: message.request, answer: this.relayed(answer),
+      diff: judged.diff, time: message.time, offline: message.offline, placed: message.placed, ...(exchange ? { proof: exchange } : {}),
     }, player);
   }
 
@@ -341,22 +348,11 @@ export class TableHost {
     this.onChange();
   }
 
-  /** The seed of the GM's own roll of `request`, with a player's value in it (gm-rolls.js), or null. */
-  gmSeed(request) {
-    return this.gmRolls.seed(request);
-  }
-
-  /** The GM's own roll, to every player (hidden: only that the GM rolled, and in which system). */
-  shareOwn({ request, answer, hidden }) {
-    const proof = this.gmRolls.take(request.seed);
-    const base = { t: "roll", from: "gm", name: this.name, colour: cleanColour(this.colour()), verified: "host", time: new Date().toISOString() };
-    if (hidden) return this.broadcast({ ...base, hidden: true, system: request.system });
-    if (this.tamperRelay) {
-      this.tamperRelay = false;
-      answer = tampered(answer);
-    }
-    this.broadcast({ ...base, request, answer, ...(proof ? { proof } : {}) });
-    return proof;
+  /** The answer as it is relayed: altered once after debug.tamperNextRelay() (a lying GM's device). */
+  relayed(answer) {
+    if (!this.tamperRelay) return answer;
+    this.tamperRelay = false;
+    return tampered(answer);
   }
 
   gone(player, conn) {

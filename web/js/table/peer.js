@@ -11,7 +11,7 @@ const CONFIG = { iceServers: [] };
 // How long to wait, in ms (the page's debug hook tableLimits() shortens them for tests):
 //   gather   a network that never finishes gathering: use what came
 //   connect  after the answer: no channel by then, the two devices cannot reach each other
-//   join     after the answer (the GM) or once the link begins (the player): no welcome by
+//   join     after the answer (the GM) or once the link is up (the player): no welcome by
 //            then, the join failed and both screens say so
 export const LIMITS = { gather: 8000, connect: 15000, join: 15000 };
 
@@ -30,9 +30,8 @@ function gathered(pc) {
 }
 
 /**
- * One link to one device. Events: onConnecting() (the other side took the answer),
- * onOpen(), onMessage(text), onClose(reason) where reason is "closed" (the other side left
- * or the link broke) or "unreachable".
+ * One link to one device. Events: onOpen(), onMessage(text), onClose(reason) where
+ * reason is "closed" (the other side left or the link broke) or "unreachable".
  */
 export class Peer {
   constructor() {
@@ -40,14 +39,12 @@ export class Peer {
     this.channel = null;
     this.open = false;
     this.closed = false;
-    this.onConnecting = () => {};
     this.onOpen = () => {};
     this.onMessage = () => {};
     this.onClose = () => {};
     this.pc.addEventListener("connectionstatechange", () => {
       const state = this.pc.connectionState;
-      if (state === "connecting") this.onConnecting();
-      else if (state === "failed") this.close(this.open ? "closed" : "unreachable");
+      if (state === "failed") this.close(this.open ? "closed" : "unreachable");
       else if (state === "closed") this.close("closed");
     });
   }

@@ -14,7 +14,7 @@ const KEY = "pyrules:table"; // {id, token, host, seq, outbox}: who this device 
 export const HELLO_MS = 1000; // the hello is said again this often until the welcome comes
 export const VALUE_MS = 5000; // a roll waits this long for the host's value, then goes « hors table »
 export const IN_FLIGHT = 4; // kept rolls sent at a time at a join (the next one at each ack)
-const MAX_GIVEN = 64;
+const MAX_GIVEN = 64; // GM rolls' values, and exchanges of rolls made, remembered
 
 /** What was kept of this device's table place, checked (storage is untrusted). */
 function restore(read) {
@@ -49,6 +49,7 @@ export class TablePlayer {
     this.next = 0; // this device's next roll number at its table
     this.waiting = new Map(); // n -> resolve(value): rolls committed to, waiting for the host's value
     this.issued = new Map(); // seed -> {n, reveal}: the exchange of a roll being made
+    this.made = new Map(); // seed -> {n, reveal}: the exchange of a roll sent (a new placement uses it again)
     this.given = new Map(); // GM roll number -> the value this device gave for it
     this.checks = Promise.resolve(); // the relayed rolls, checked one at a time
     this.tamper = false;
@@ -81,13 +82,15 @@ export class TablePlayer {
       clearInterval(this.helloTimer);
       this.helloTimer = setInterval(() => peer.send(hello), HELLO_MS);
     };
-    peer.onConnecting = () => this.startJoinLimit(peer); // the GM took the answer: the join has begun
     peer.onMessage = (raw) => this.receive(raw);
     peer.onClose = () => this.lost(peer);
     return `${match[1]}.${text}`;
   }
 
-  /** A join that has begun completes within LIMITS.join, or says so. */
+  /**
+   * A join whose link is up completes within LIMITS.join, or says so (a link that never comes
+   * up ends as the browser gives it up: the peer closes, and the screen says the table is lost).
+   */
   startJoinLimit(peer) {
     if (this.joinTimer) return;
     this.joinTimer = setTimeout(() => {
@@ -206,6 +209,7 @@ export class TablePlayer {
       from: m.from, name: m.name, colour: m.colour, system: m.hidden ? m.system : m.request.system, hidden: m.hidden,
       seed: m.hidden ? null : (m.answer?.result?.seed ?? m.request.seed ?? null), outcome: m.hidden ? null : outcomeOf(m.answer),
       verified: false, status: m.verified, diff: m.diff ?? [], request: m.request ?? null, answer: m.answer ?? null, time: m.time,
+      h: m.h, revealed: m.revealed === true, placed: m.placed === true,
     };
     if (!m.hidden && this.call) Object.assign(entry, await this.check(m));
     this.onRoll(entry);
@@ -242,8 +246,12 @@ export class TablePlayer {
     this.onNotice({ kind: "closed" });
   }
 
-  /** A roll this device made (pipeline onRolled): to the table, or kept until it joins again. */
-  async rolled({ request, answer }) {
+  /**
+   * A roll this device made (pipeline onRolled): to the table, or kept until it joins again.
+   * placed: a new placement of the Flame dice of a roll made before (its seed), seeded by that
+   * roll's exchange.
+   */
+  async rolled({ request, answer, placed = false }) {
     // Not at a table (never joined, left on purpose, or the GM closed it): nothing to do.
     if (!this.place) return "none";
     let payload = answer;
@@ -251,10 +259,14 @@ export class TablePlayer {
       this.tamper = false;
       payload = tampered(payload);
     }
-    const base = { t: "roll", k: this.seq, request: { ...request }, answer: payload, time: new Date().toISOString(), colour: this.colour() };
+    const base = { t: "roll", k: this.seq, request: { ...request }, answer: payload, time: new Date().toISOString(), colour: this.colour(), placed };
     this.seq += 1;
-    const seeded = this.issued.get(request.seed);
-    this.issued.delete(request.seed);
+    const seeded = placed ? this.made.get(request.seed) : this.issued.get(request.seed);
+    if (!placed && seeded) {
+      this.issued.delete(request.seed);
+      this.made.set(request.seed, seeded);
+      if (this.made.size > MAX_GIVEN) this.made.delete(this.made.keys().next().value);
+    }
     let message;
     if (seeded && this.connected) message = { ...base, n: seeded.n, reveal: seeded.reveal };
     else message = physicalOf(answer) ? base : { ...base, offline: true };
@@ -300,6 +312,7 @@ export class TablePlayer {
     this.joinTimer = null;
     for (const resolve of this.waiting.values()) resolve(null);
     this.issued.clear();
+    this.made.clear();
     const unacked = [...this.unacked.values()];
     this.unacked.clear();
     if (unacked.length) this.keep(unacked);

@@ -206,8 +206,9 @@ export class TableScreen {
     if (!this.built) this.build();
     const tb = this.table;
     const player = tb.player;
-    // A device shows what it is: a player (opened from an invite, or at a table) joins; the GM hosts.
-    const joining = Boolean(tb.offer || player) && !tb.host;
+    // A device shows what it is: a player (opened from an invite, or at a table) joins; the GM
+    // hosts; a device at no table (never, or its table closed) may host.
+    const joining = !tb.host && (Boolean(tb.offer) || playerState(player) !== "none");
     this.join.hidden = !joining;
     this.hostBlock.hidden = joining;
     this.root.querySelector("#table-leave").hidden = !player?.connected;
@@ -280,7 +281,8 @@ export class TableScreen {
       const view = e.request.op === "oppose" ? renderOppose(system, e.answer.result) : e.request.op === "roll" ? renderRoll(system, e.answer.result) : null;
       if (view) details.push(view.element);
     }
-    if (e.seed !== null && e.seed !== undefined) details.push(h("p", { class: "table-seed", text: t("table.seed", { seed: e.seed }) }));
+    // The card names its seed; a roll kept across a reload (no card) names it here.
+    if (!details.length && e.seed !== null && e.seed !== undefined) details.push(h("p", { class: "table-seed", text: t("table.seed", { seed: e.seed }) }));
     if (e.diff?.length) details.push(h("ul", { class: "table-diff" }, e.diff.map((d) => h("li", { text: d }))));
     return h(
       "li",
@@ -292,6 +294,8 @@ export class TableScreen {
         h("span", { class: "table-what", text: e.hidden ? t("table.hiddenRoll") : outcome }),
         " ",
         h("span", { class: ["table-verdict", `table-verdict--${status}`], text: `« ${t(STATUS_KEYS[status])} »` }),
+        e.revealed ? h("span", { class: "table-mark", text: t("table.revealed") }) : null,
+        e.placed ? h("span", { class: "table-mark", text: t("table.placed") }) : null,
       ),
       h(
         "p",
@@ -303,6 +307,10 @@ export class TableScreen {
         e.time ? h("span", { class: "table-time", text: ` · ${formatTime(e.time)}` }) : null,
       ),
       details.length ? h("details", { class: "table-details" }, h("summary", { text: t("table.details") }), ...details) : null,
+      // The GM's own hidden roll, still kept: it can be shown to the table now.
+      e.mine && e.hidden && this.table.host?.gmRolls.hidden.has(e.h)
+        ? h("button", { type: "button", class: ["button", "button--small", "table-reveal"], text: t("table.reveal"), onclick: () => this.table.reveal(e.h) })
+        : null,
     );
   }
 

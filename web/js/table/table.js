@@ -47,9 +47,10 @@ export class Table {
     this.pipeline = pipeline;
     pipeline.setSeedSource((request) => this.seed(request, takeSeed), { refused: (request) => this.player?.refused(request) });
     pipeline.onRolled(({ request, answer, opts }) => {
-      // A peer's roll shown here, or a replay, is not a new roll of this device.
-      if (opts?.source === "table" || opts?.record === false) return;
-      this.observe(request, answer).catch((error) => console.error(error));
+      // A peer's roll shown here, or a replay, is not a new roll of this device; a new
+      // placement of a roll's Flame dice goes to the table like any roll.
+      if (opts?.source === "table" || (opts?.record === false && !opts?.placement)) return;
+      this.observe(request, answer, { placed: Boolean(opts?.placement) }).catch((error) => console.error(error));
     });
     this.storage = { read: (key) => storageGet(key, null), write: (key, value) => storageSet(key, value) };
     const kept = this.storage.read(PREFS_KEY);
@@ -163,6 +164,16 @@ export class Table {
     if (this.host) this.storage.write(HOST_KEY, hostState({ roster: this.host.roster(), received: this.received, mine: this.mine, hidden: this.hidden }));
   }
 
+  /** « Révéler »: the GM's hidden roll h is shown to the players, who check it then. */
+  reveal(h) {
+    if (!this.host?.gmRolls.reveal(h)) return false;
+    const mine = this.mine.find((e) => e.hidden && e.h === h);
+    if (mine) Object.assign(mine, { hidden: false, revealed: true });
+    this.save();
+    this.screen.draw();
+    return true;
+  }
+
   setHidden(hidden) {
     this.hidden = hidden;
     this.save();
@@ -232,7 +243,7 @@ export class Table {
   }
 
   log() {
-    return this.received.map(({ from, name, colour, system, seed, outcome, headline, verified, status, hidden, diff }) => ({ from, name, colour, system, seed, outcome, headline, verified, status, hidden, diff }));
+    return this.received.map(({ from, name, colour, system, seed, outcome, headline, verified, status, hidden, revealed, placed, diff }) => ({ from, name, colour, system, seed, outcome, headline, verified, status, hidden, revealed, placed, diff }));
   }
 
   // ----------------------------------------------------------------- rolls
@@ -245,7 +256,7 @@ export class Table {
    */
   async seed(request, fallback) {
     const own = fallback();
-    const table = this.player ? await this.player.seedFor(request) : this.host ? await this.host.gmSeed(request) : null;
+    const table = this.player ? await this.player.seedFor(request) : this.host ? await this.host.gmRolls.seed(request) : null;
     if (table !== null) return table;
     if (own !== null && own !== undefined && (this.host || this.player)) {
       this.issued.set(own, this.host ? "own" : "offline");
@@ -255,19 +266,20 @@ export class Table {
   }
 
   /** A roll this device made, once answered: to the table (or kept), exactly once. */
-  async observe(request, answer, { hidden = this.hidden } = {}) {
+  async observe(request, answer, { hidden = this.hidden, placed = false } = {}) {
     if (!request || !ROLL_OPS.has(request.op) || !answer?.ok) return;
     const physical = answer.result?.physical === true || answer.result?.actor?.physical === true;
     const mine = this.issued.get(request.seed) || this.host?.gmRolls.has(request.seed);
     const table = this.player?.issued.has(request.seed);
-    if (!mine && !table && !physical) return; // a replay, a placement: not a new roll
+    if (!mine && !table && !physical && !placed) return; // a replay: not a new roll
     this.issued.delete(request.seed);
-    const entry = { from: "me", colour: cleanColour(prefs.colour), time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: answer.result?.outcome ?? answer.result?.winner ?? null, headline: headlineText(answer.result), hidden };
+    const entry = { from: "me", colour: cleanColour(prefs.colour), time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: answer.result?.outcome ?? answer.result?.winner ?? null, headline: headlineText(answer.result), hidden, placed };
     if (this.host) {
-      const proof = this.host.shareOwn({ request, answer, hidden });
+      const { proof, h } = this.host.gmRolls.share({ request, answer, hidden, placed });
       entry.status = physical ? "physical" : proof ? "yes" : "host";
+      if (hidden) entry.h = h; // to be revealed from the Table screen
     } else if (this.player) {
-      entry.status = await this.player.rolled({ request, answer });
+      entry.status = await this.player.rolled({ request, answer, placed });
       if (entry.status === "none") return;
     } else return;
     this.mine = [...this.mine, entry].slice(-MAX_LOG);
@@ -282,7 +294,9 @@ export class Table {
   arrived(entry) {
     const shown = !entry.hidden && entry.request && entry.answer?.ok;
     entry.headline = shown ? headlineText(entry.answer.result) : "";
-    this.received = [...this.received, entry].slice(-MAX_LOG);
+    // A GM's hidden roll, revealed: it takes the place of « jet caché ».
+    const kept = entry.revealed ? this.received.filter((e) => !(e.from === entry.from && e.hidden && e.h === entry.h)) : this.received;
+    this.received = [...kept, entry].slice(-MAX_LOG);
     if (shown) {
       const who = { id: entry.from, name: entry.name };
       // What the history shows of it: who (in its dice colour), the verdict and what differed.

@@ -24,6 +24,8 @@
 //           present({request, answer, entry, who}) -> Promise (the flow's own area instead of
 //           the stage), entry(request, answer) -> entry (a flow's own history entry: combat),
 //           sent(request) (called once the request is on its way: the flow's busy state)
+//           placement (true: a new placement of the Flame dice of the roll shown; the
+//           listeners hear it even when not recorded: the shared table sends it)
 //   pipeline.onRolled(listener)   listener({request, answer, entry, who, opts}) after landing
 //   pipeline.setSeedSource(fn, {refused}?)  fn(request) -> Promise<seed|null> (null: the engine
 //                                 draws one); refused(request): the engine refused the request

@@ -82,11 +82,12 @@ export function showRolled(area, view, { announce, onLanded, before = [] } = {})
  */
 export function stagePresenter(systemOf) {
   return {
-    play({ request, answer }) {
+    play({ request, answer, opts }) {
       const system = systemOf(request.system);
       if (!system || !["roll", "oppose"].includes(request.op)) return Promise.resolve();
       const view = request.op === "oppose" ? renderOppose(system, answer.result) : renderRoll(system, answer.result);
-      return new Promise((resolve) => playRoll(view, resolve));
+      // opts.colour: another device's roll, thrown in that player's dice colour.
+      return new Promise((resolve) => playRoll(view, resolve, view.answer ?? null, { colour: opts?.colour ?? null }));
     },
   };
 }
