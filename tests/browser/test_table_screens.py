@@ -171,6 +171,18 @@ def test_the_table_on_a_phone(new_app: Any, site: str) -> None:
     assert entry.locator(".table-number").inner_text() == shown
     check_screen(gm, "table 360x740")
     gm.screenshot("table-gm-phone")
+    # Unused invites, then the player's page reloads: it is told, rolls, rejoins.
+    for _ in range(3):
+        invite(gm)
+    player.reload()
+    show(player, "table")
+    player.page.wait_for_selector("#table-player-state[data-state=away]")
+    check_screen(player, "table, away, 360x740")
+    roll(player)
+    join(gm, player, "Chloé")
+    first = feed_entry(gm, "Chloé", 1)  # waits for her second roll, arrived once she was back
+    assert first.locator(".table-verdict").inner_text() == "« vérifié »"
+    assert feed_entry(gm, "Chloé", 0).locator(".table-verdict").inner_text() == "« hors table »"
     show(gm, "table")
     gm.page.click("#table-close")
     # Told over whatever screen is open (the roller, here), and on its Table screen.

@@ -53,6 +53,21 @@ function device(net, { storage = memory(), sheets = () => [] } = {}) {
   return { player, rolls, notices, pipeline, storage };
 }
 
+/** A GM and two players seated, Aïcha (a) and Bruno (b), for `body`; the table closed after. */
+async function seated(body) {
+  const net = network();
+  const g = gm(net);
+  const a = device(net);
+  const b = device(net);
+  try {
+    await join(g, a);
+    await join(g, b, "Bruno");
+    await body({ net, g, a, b });
+  } finally {
+    g.host.close();
+  }
+}
+
 async function join(g, d, name = "Aïcha") {
   const invite = await g.host.invite();
   const text = await d.player.answer(invite.text, { name });
@@ -143,6 +158,7 @@ test("only the invite on screen holds a seat: ten unused invites leave room, a u
   const net = network();
   const g = gm(net);
   try {
+    assert.equal(await g.host.gmRolls.seed(D6), null); // no player yet: the GM rolls alone, unchecked
     for (let i = 0; i < 10; i += 1) assert.ok((await g.host.invite()).text);
     assert.equal(g.host.invites.size, 1);
     assert.equal(g.host.seats(), 1);
@@ -174,14 +190,8 @@ test("six refused rolls spend no seed: the seventh, a good one, is verified", as
   }
 });
 
-test("a roll altered by the player, or relayed altered by the host, is « non vérifié » where it is checked", async () => {
-  const net = network();
-  const g = gm(net);
-  const a = device(net);
-  const b = device(net);
-  try {
-    await join(g, a);
-    await join(g, b, "Bruno");
+test("a roll altered by the player, or relayed altered by the host, is « non vérifié » where it is checked", () =>
+  seated(async ({ g, a, b }) => {
     a.player.tamper = true;
     await a.pipeline.roll(D6);
     await until(() => g.rolls.length === 1 && b.rolls.length === 1);
@@ -197,21 +207,10 @@ test("a roll altered by the player, or relayed altered by the host, is « non v�
     assert.equal(b.rolls[1].status, "no");
     assert.equal(b.rolls[1].verified, false);
     assert.ok(b.rolls[1].diff.some((d) => d.startsWith("result.margin")), b.rolls[1].diff.join());
-  } finally {
-    g.host.close();
-  }
-});
+  }));
 
-test("the GM's visible roll takes a player's value; one seeded by the GM alone is not verified", async () => {
-  const net = network();
-  const g = gm(net);
-  const a = device(net);
-  const b = device(net);
-  try {
-    // No player yet: the GM rolls alone, and nobody can check it.
-    assert.equal(await g.host.gmRolls.seed(D6), null);
-    await join(g, a);
-    await join(g, b, "Bruno");
+test("the GM's visible roll takes a player's value; one seeded by the GM alone is not verified", () =>
+  seated(async ({ g, a, b }) => {
     const seed = await g.host.gmRolls.seed(D6);
     assert.ok(Number.isSafeInteger(seed));
     const request = { ...D6, seed };
@@ -241,19 +240,10 @@ test("the GM's visible roll takes a player's value; one seeded by the GM alone i
     await until(() => giver.rolls.length === 3);
     assert.equal(giver.rolls[2].status, "no");
     assert.ok(giver.rolls[2].diff.includes("value"), giver.rolls[2].diff.join());
-  } finally {
-    g.host.close();
-  }
-});
+  }));
 
-test("the GM's hidden roll is shown to nobody, then revealed and checked by every player", async () => {
-  const net = network();
-  const g = gm(net);
-  const a = device(net);
-  const b = device(net);
-  try {
-    await join(g, a);
-    await join(g, b, "Bruno");
+test("the GM's hidden roll is shown to nobody, then revealed and checked by every player", () =>
+  seated(async ({ g, a, b }) => {
     const seed = await g.host.gmRolls.seed(D6);
     const request = { ...D6, seed };
     const answer = await engine.call(request);
@@ -274,10 +264,7 @@ test("the GM's hidden roll is shown to nobody, then revealed and checked by ever
       assert.equal(shown.status, "yes", shown.diff.join());
       assert.equal(shown.answer.result.headline, answer.result.headline);
     }
-  } finally {
-    g.host.close();
-  }
-});
+  }));
 
 test("a sheet roll verifies only against the sheet the GM holds: an inflated one is « non vérifié »", async () => {
   const net = network();
@@ -312,14 +299,8 @@ test("a sheet roll verifies only against the sheet the GM holds: an inflated one
   }
 });
 
-test("a new placement of the Flame dice reaches the table, seeded by its roll's exchange; another seed is not", async () => {
-  const net = network();
-  const g = gm(net);
-  const a = device(net);
-  const b = device(net);
-  try {
-    await join(g, a);
-    await join(g, b, "Bruno");
+test("a new placement of the Flame dice reaches the table, seeded by its roll's exchange; another seed is not", () =>
+  seated(async ({ g, a, b }) => {
     const pool = { op: "roll", system: "pool", params: { pot: 4, flame: 2, augmentations: 1, diminutions: 1 }, lang: "fr" };
     // A legal move of the Flame dice, as the engine's answer offers them (placement_moves).
     const moveOf = (result) => {
@@ -358,19 +339,10 @@ test("a new placement of the Flame dice reaches the table, seeded by its roll's 
     await place(first.request.seed + 1, [0, 0]);
     await until(() => g.rolls.length === before + 2);
     assert.equal(g.rolls.at(-1).status, "offline"); // no exchange of its own: its own seed, « hors table »
-  } finally {
-    g.host.close();
-  }
-});
+  }));
 
-test("a flood of junk rolls costs the GM's engine nothing, and an honest roll still comes through", async () => {
-  const net = network();
-  const g = gm(net);
-  const a = device(net);
-  const b = device(net);
-  try {
-    await join(g, a);
-    await join(g, b, "Bruno");
+test("a flood of junk rolls costs the GM's engine nothing, and an honest roll still comes through", () =>
+  seated(async ({ g, a, b }) => {
     const replays = engine.asked.roll ?? 0;
     // Rolls naming an exchange never opened, then rolls « hors table », 3,000 of each.
     const junk = JSON.stringify({ t: "roll", k: 1, n: 999, reveal: "a".repeat(64), request: D6, answer: { ok: true, result: {} } });
@@ -383,10 +355,13 @@ test("a flood of junk rolls costs the GM's engine nothing, and an honest roll st
     assert.ok(flood <= RATE.burst + 10, `${flood} replays`);
     await b.pipeline.roll(D6);
     await until(() => g.rolls.some((e) => e.from === "p2" && e.status === "yes"), "the other player's roll verified");
-  } finally {
-    g.host.close();
-  }
-});
+    // A second hello changes nothing: not the name, not whose place it is.
+    const back = { id: "p2", token: g.host.players.get("p2").token };
+    b.player.sendRaw(JSON.stringify({ t: "hello", v: 2, name: "Mallory", back }));
+    a.player.sendRaw(JSON.stringify({ t: "hello", v: 2, name: "Mallory", back }));
+    await until(() => g.host.players.get("p2").conn.queued === 0);
+    assert.deepEqual(g.host.peers().map((p) => [p.id, p.name, p.connected]), [["p1", "Aïcha", true], ["p2", "Bruno", true]]);
+  }));
 
 test("a player who reloads keeps its place: its rolls are kept « hors table » and reach the GM once it rejoins", async () => {
   const net = network();

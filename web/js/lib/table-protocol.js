@@ -83,6 +83,29 @@ export async function seedOf(committed, other, n) {
   return Number(BigInt(`0x${digest.slice(0, 14)}`) >> 3n); // 56 bits -> 53
 }
 
+/**
+ * The committer's side of one exchange (a player's roll, or the GM's): a fresh value, its
+ * commitment with the request sent (send(c) is false when it could not leave), the other
+ * side's value awaited at most `ms` (listen(resolve) is handed what to call with it), then
+ * the seed of roll `n`. {seed, reveal, commit, value}, or null when no value came.
+ */
+export async function exchangeSeed(request, { n, send, listen, ms }) {
+  const reveal = randomValue();
+  const commit = await commitment(reveal, request);
+  const value = await new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), ms);
+    listen((v) => {
+      clearTimeout(timer);
+      resolve(v);
+    });
+    if (!send(commit)) {
+      clearTimeout(timer);
+      resolve(null);
+    }
+  });
+  return value ? { seed: await seedOf(reveal, value, n), reveal, commit, value } : null;
+}
+
 // ------------------------------------------------------------------------- untrusted input
 
 const isPlain = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;

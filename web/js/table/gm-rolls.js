@@ -5,7 +5,7 @@
 // the player who gave the value checks it was the one used. A hidden roll is kept until the
 // GM reveals it, and is checked then.
 
-import { commitment, randomValue, seedOf } from "../lib/table-protocol.js";
+import { exchangeSeed } from "../lib/table-protocol.js";
 
 export const ASK_MS = 4000; // how long a GM's roll waits for a player's value, then rolls alone
 const MAX_OWN = 64;
@@ -44,16 +44,14 @@ export class GmRolls {
     if (!by) return null;
     const n = this.next;
     this.next += 1;
-    const reveal = randomValue();
-    const commit = await commitment(reveal, request);
-    const value = await new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(null), ASK_MS);
-      this.asks.set(n, { by: by.id, resolve: (v) => (clearTimeout(timer), resolve(v)) });
-      this.send(by, { t: "ask", n, c: commit });
-    });
+    const ask = (c) => {
+      this.send(by, { t: "ask", n, c });
+      return true;
+    };
+    const made = await exchangeSeed(request, { n: `gm${n}`, ms: ASK_MS, listen: (resolve) => this.asks.set(n, { by: by.id, resolve }), send: ask });
     this.asks.delete(n);
-    if (!value) return null;
-    const seed = await seedOf(reveal, value, `gm${n}`);
+    if (!made) return null;
+    const { seed, commit, reveal, value } = made;
     this.own.set(seed, { n, commit, reveal, value, gm: true, by: by.id });
     if (this.own.size > MAX_OWN) this.own.delete(this.own.keys().next().value); // taken, never rolled
     return seed;

@@ -5,7 +5,7 @@
 // the table it keeps rolling: those rolls are kept (« hors table », in storage too) and sent
 // when it joins again, a few at a time.
 
-import { MAX_OUTBOX, commitment, parseMessage, randomValue, seedOf } from "../lib/table-protocol.js";
+import { MAX_OUTBOX, exchangeSeed, parseMessage, randomValue } from "../lib/table-protocol.js";
 import { outcomeOf, tampered, verifyRoll } from "../lib/table-verify.js";
 import { DROP_MS, PING_MS } from "./host.js";
 import { LIMITS, Peer } from "./peer.js";
@@ -170,18 +170,13 @@ export class TablePlayer {
     if (!this.connected) return null;
     const n = this.next;
     this.next += 1;
-    const reveal = randomValue();
-    const c = await commitment(reveal, request);
-    const value = await new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(null), VALUE_MS);
-      this.waiting.set(n, (v) => (clearTimeout(timer), resolve(v)));
-      if (!this.peer.send(JSON.stringify({ t: "commit", n, c }))) resolve(null);
+    const made = await exchangeSeed(request, {
+      n, ms: VALUE_MS, listen: (resolve) => this.waiting.set(n, resolve), send: (c) => this.peer.send(JSON.stringify({ t: "commit", n, c })),
     });
     this.waiting.delete(n);
-    if (!value) return null;
-    const seed = await seedOf(reveal, value, n);
-    this.issued.set(seed, { n, reveal });
-    return seed;
+    if (!made) return null;
+    this.issued.set(made.seed, { n, reveal: made.reveal });
+    return made.seed;
   }
 
   /** The engine refused the request seeded by `request.seed`: the host sees it refused too. */

@@ -325,7 +325,8 @@ export class TableScreen {
   toast({ text, colour = null, from = "", status = "" }) {
     if (!this.toasts) return;
     const close = h("button", { type: "button", class: "table-toast-close", "aria-label": t("table.toastClose"), text: "×" });
-    const node = h("div", { class: "table-toast", role: "status", "data-from": from, "data-status": status }, colour ? dot(colour) : null, h("span", { class: "table-toast-text", text }), close);
+    // Said once by the toasts' own live region (index.html #table-toasts), not by each toast.
+    const node = h("div", { class: "table-toast", "data-from": from, "data-status": status }, colour ? dot(colour) : null, h("span", { class: "table-toast-text", text }), close);
     const remove = () => node.remove();
     close.addEventListener("click", remove);
     this.toasts.append(node);
