@@ -226,7 +226,7 @@ def test_devices_that_cannot_reach_each_other_are_told_so(table: tuple[App, App,
     link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
     number = link.split("#table=")[1].split(".")[0]
     # A well-formed answer whose only address nobody answers (TEST-NET-1, RFC 5737). The wait
-    # for a channel is cut from 20 s to 2 s here: the same timer, not the same patience.
+    # for a channel is cut from 15 s to 2 s here: the same timer, not the same patience.
     answer = f"{number}.1~c~abcd~{'p' * 24}~{'A' * 43}~192.0.2.1_9"
     limits = host.page.evaluate("() => window.pyrules.debug.tableLimits({connect: 2000})")
     assert limits["connect"] == 15_000
@@ -237,6 +237,14 @@ def test_devices_that_cannot_reach_each_other_are_told_so(table: tuple[App, App,
     assert result == {"ok": False, "error": "unreachable"}
     assert "n’arrivent pas à se joindre" in host.page.inner_text("#table-notice")
     assert len(peers(host)) == 2
+    # The GM's screen offers « Réessayer »: a fresh invite in one tap.
+    host.page.evaluate("() => window.pyrules.views.show('table')")
+    assert host.page.is_visible("#table-failed")
+    host.page.click("#table-retry")
+    host.page.wait_for_selector("#table-invite:not([hidden]) #table-invite-qr svg")
+    assert host.page.input_value("#table-invite-link") != link
+    assert host.page.is_hidden("#table-failed")
+    host.page.evaluate("() => window.pyrules.views.show('roll')")
 
 
 def test_a_quick_roll_from_a_character_sheet_reaches_the_table(
