@@ -179,6 +179,11 @@ class System(Generic[P]):
         """Exact odds. The default enumerates every face combination through ``resolve``."""
         return enumerate_odds(self, params)
 
+    def check_odds(self, params: P) -> None:
+        """Refuse (a ParamError) params whose exact odds the system will not compute; the ops
+        that answer odds run it in their check, so ``validate`` of them refuses alike. The
+        default refuses none."""
+
     def oppose(
         self, actor: P, opponent: P, faces: tuple[Faces, Faces] | None, rng: random.Random | None
     ) -> OpposeResult:

@@ -35,6 +35,13 @@ class ParamError(PyrulesError):
         return clone
 
 
+class OddsTooCostly(ParamError):
+    """The exact odds of these params would cost too much (code ``odds_too_costly``): only
+    the ops that answer odds refuse them; a roll of the same params is thrown."""
+
+    code = "odds_too_costly"
+
+
 @dataclass(frozen=True)
 class Choice:
     value: str | int

@@ -239,9 +239,10 @@ ERRORS: dict[str, Text] = {
     ),
     "notation_too_costly": Text(
         "« {label} » : ses chances exactes demanderaient trop de calcul pour une tablette"
-        " (plus d'une seconde). Moins de dés ou de faces, ou moins de dés gardés.",
-        "'{label}': its exact odds would take too much work for a tablet (over a second)."
-        " Fewer dice or sides, or fewer kept dice.",
+        " (plus d'une seconde) ; le jet, lui, se lance. Pour ses chances : moins de dés ou"
+        " de faces, ou moins de dés gardés.",
+        "'{label}': its exact odds would take too much work for a tablet (over a second);"
+        " the roll itself still rolls. For its odds: fewer dice or sides, or fewer kept dice.",
     ),
     "notation_faces_missing": Text(
         "« {label} » : il manque des dés ({given} donné(s)) ; noter chaque dé lancé, relances"

@@ -94,6 +94,21 @@ def run_dice(c: Checked) -> dict[str, Any]:
     return {"groups": groups(c["params"])}
 
 
+def check_odds(system: System[Any], params: Any, side: str | None = None) -> None:
+    """Refuse odds the system will not compute (notation: over its work budget) in the
+    op's check, so that ``validate`` refuses them too (errors under ``side.``)."""
+    try:
+        system.check_odds(params)
+    except PyrulesError as err:
+        raise (err.prefixed(side) if side else err) from None
+
+
+def parse_odds(req: Mapping[str, Any], lang: str) -> Checked:
+    c = _params(req, lang)
+    check_odds(c["system"], c["params"])
+    return c
+
+
 def run_odds(c: Checked) -> dict[str, Any]:
     return odds_json(c["system"], odds_of(c["system"], c["params"]))
 
@@ -108,6 +123,7 @@ def parse_luck(req: Mapping[str, Any], lang: str) -> Checked:
         isinstance(m, int) and not isinstance(m, bool) and abs(m) <= 10**6 for m in raw
     ):
         raise ApiError("invalid_param", "margins", "margins")
+    check_odds(c["system"], c["params"])
     c["margins"] = raw
     return c
 
@@ -132,6 +148,7 @@ def parse_fairness(req: Mapping[str, Any], lang: str) -> Checked:
     ):
         raise ApiError("invalid_param", "previous", "fairness_previous")
     system.check_known_dice(c["params"], False)  # n rolls of fresh dice: no placement fits all
+    check_odds(system, c["params"])
     c.update(n=n, previous=previous, seed=get_seed(req.get("seed")))
     return c
 
@@ -206,6 +223,13 @@ def run_oppose(c: Checked) -> dict[str, Any]:
     return out
 
 
+def parse_oppose_odds(req: Mapping[str, Any], lang: str) -> Checked:
+    c = parse_sides(req, lang)
+    for side in ("actor", "opponent"):
+        check_odds(c["system"], c[side], side)
+    return c
+
+
 def run_oppose_odds(c: Checked) -> dict[str, Any]:
     system = c["system"]
     return oppose_odds_json(system, oppose_odds_of(system, c["actor"], c["opponent"]))
@@ -224,15 +248,17 @@ def parse_sweep(req: Mapping[str, Any], lang: str) -> Checked:
 def parse_compare(req: Mapping[str, Any], lang: str) -> Checked:
     system = get_system(req.get("system"))
     out = sweep.compare(system, req, True)
+    for side in ("a", "b"):
+        check_odds(system, out[side], side)
     return {"system": system, "req": req,
             "shown": {"a": params_json(out["a"]), "b": params_json(out["b"])}}
 
 
 ROLL_OPS = {
     "roll": Op(parse_roll, run_roll),
-    "odds": Op(_params, run_odds),
+    "odds": Op(parse_odds, run_odds),
     "oppose": Op(parse_oppose, run_oppose),
-    "oppose_odds": Op(parse_sides, run_oppose_odds),
+    "oppose_odds": Op(parse_oppose_odds, run_oppose_odds),
     "dice": Op(parse_dice, run_dice),
     "luck": Op(parse_luck, run_luck),
     "fairness": Op(parse_fairness, run_fairness),

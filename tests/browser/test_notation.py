@@ -262,7 +262,8 @@ def test_bad_expression_is_shown_on_the_field(app: App) -> None:
     set_lang(app, "en")
     app.pick_system("notation")
     field = app.field("actor", "notation", "expression")
-    for expression, words in (("2d6+", "incomplete"), ("2d0", "d0"), ("50d100", "too much work")):
+    refused = (("2d6+", "incomplete"), ("2d0", "d0"), ("1d6/(1d2-1)", "divisor can be 0"))
+    for expression, words in refused:
         page.fill(field, expression)
         error = f"{field}-error"
         page.wait_for_function(
@@ -272,6 +273,28 @@ def test_bad_expression_is_shown_on_the_field(app: App) -> None:
         )
     page.fill(field, "3d6")
     page.wait_for_selector(f"{field}-error", state="hidden")
+
+
+def test_an_expression_whose_odds_cost_too_much_still_rolls(app: App) -> None:
+    """Issue 41: `100d1000` rolls from the Roll button, its number on the stage; only its
+    odds are refused, said in the odds panel, never held against the field."""
+    page = app.page
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    field = app.field("actor", "notation", "expression")
+    page.fill(field, "100d1000")
+    page.wait_for_selector("#odds .odds-refused")
+    assert "le jet, lui, se lance" in page.inner_text("#odds .odds-refused")
+    assert page.is_hidden(f"{field}-error")
+    app.set_seed(12)
+    app.roll()
+    expected = local_handle({"op": "roll", "system": "notation", "seed": 12,
+                             "params": {"expression": "100d1000"}})["result"]
+    assert len(expected["dice"]) == 100
+    headline = page.text_content("[data-roll-stage] [data-headline]")
+    assert headline == str(expected["total"]), (headline, expected["total"])
+    page.fill(field, "3d6")
+    page.wait_for_selector("#odds .odds-refused", state="detached")
 
 
 def test_an_old_link_without_grammar_replays_under_the_former_reading(

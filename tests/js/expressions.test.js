@@ -23,12 +23,16 @@ test("an expression the engine refuses is not saved, and its message names the f
   assert.equal(error.field, "expression");
   const direct = await engineCall({ op: "roll", system: "notation", params: { expression: "1d20+" }, lang: "en" });
   assert.equal(error.message, direct.error.message);
-  // Whatever the engine's roll refuses (here its cost), saving refuses with the same words.
-  const big = await checkedExpression(engineCall, { name: "Big", expression: "50d100" }, "en");
-  const rolled = await engineCall({ op: "roll", system: "notation", params: { expression: "50d100" }, seed: 1, lang: "en" });
+  // Whatever the engine's roll refuses (here a divisor that can be 0), saving refuses with the same words.
+  const zero = await checkedExpression(engineCall, { name: "Zéro", expression: "1d6/(1d2-1)" }, "en");
+  const rolled = await engineCall({ op: "roll", system: "notation", params: { expression: "1d6/(1d2-1)" }, seed: 1, lang: "en" });
   assert.equal(rolled.ok, false);
-  assert.equal(big.item, undefined);
-  assert.equal(big.error.message, rolled.error.message);
+  assert.equal(zero.item, undefined);
+  assert.equal(zero.error.message, rolled.error.message);
+  // And what it rolls, however costly its odds, is saved (issue 41: a roll never needs its odds).
+  const big = await checkedExpression(engineCall, { name: "Big", expression: "50d100" }, "en");
+  assert.equal(big.error, undefined);
+  assert.equal(big.item.expression, "50d100");
 });
 
 test("the export part: absent is none, a wrong shape is refused, ids never collide", () => {

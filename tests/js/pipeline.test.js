@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { createStore } from "../../web/js/lib/store.js";
 import { createOddsCache, createPipeline, luckOf, pipelineEntry, withoutSheets } from "../../web/js/widgets/pipeline.js";
-import { rollBarState } from "../../web/js/roll/odds-panel.js";
+import { nextOdds, rollBarState } from "../../web/js/roll/odds-panel.js";
 import { engineCall } from "./helpers.js";
 
 /** A pipeline over the real engine, with every call, play and history entry kept. */
@@ -224,4 +224,16 @@ test("a sheet roll's history entry keeps the params the engine built, not a copy
   const entry = pipelineEntry(request, result, { id: "c1", name: "Alice", label: "Épée" });
   assert.deepEqual(entry.params, result.params);
   assert.deepEqual([entry.luck, entry.success], [0.5, 0.75]);
+});
+
+test("odds too costly to give are said in the panel, not held against the form: not stale, no chance on the roll bar", () => {
+  const refused = { ok: false, error: { code: "odds_too_costly", field: "expression", message: "trop de calcul ; le jet, lui, se lance" } };
+  const charts = [{ side: "actor", refused: refused.error.message }];
+  const next = nextOdds({ systemId: "notation", mode: "roll", charts, answers: [{ side: "actor", odds: refused }], versus: null, previous: null });
+  assert.equal(next.stale, false);
+  assert.equal(next.incomplete, false);
+  assert.deepEqual(rollBarState(next, false), { key: null, p: null, stale: false });
+  // Any other refusal of the odds is the form's: the figures shown are stale.
+  const bad = { ok: false, error: { code: "invalid_param", field: "expression", message: "incomplète" } };
+  assert.equal(nextOdds({ systemId: "notation", mode: "roll", charts: [], answers: [{ side: "actor", odds: bad }], versus: null, previous: null }).stale, true);
 });

@@ -266,11 +266,7 @@ REFUSALS = [
     ("1d6mi5ma3", "minimum", "minimum"), ("1d6mi2min3", "qu'une fois", "only once"),
     ("4d6f1", "échecs", "failures"),
     ("1d6/(1d2-1)", "diviseur", "divisor"), ("1d6/0", "diviseur", "divisor"),
-    ("100d10!", "trop de calcul", "too much work"), ("20d20!kh10", "trop de calcul",
-                                                       "too much work"),
-    ("10d1000", "trop de calcul", "too much work"), ("50d100", "trop de calcul",
-                                                     "too much work"),
-]
+]  # too costly odds refuse the odds alone: tests/unit/test_notation_any_size.py
 
 
 @pytest.mark.parametrize(("expression", "fr", "en"), REFUSALS)

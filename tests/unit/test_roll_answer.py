@@ -125,17 +125,16 @@ def test_a_placement_shares_the_odds_of_its_roll() -> None:
     assert cache.params_key(system, a) == cache.params_key(system, b)
 
 
-def test_a_roll_whose_odds_are_too_costly_still_rolls_without_chances() -> None:
-    """An old link's notation (grammar 1) refuses exact odds over its cost bound, while a
-    roll of it stands (luck and chance null), and validate still agrees with the roll. Under
-    grammar 2 the cost is checked when the expression is read: all three ops refuse it."""
-    costly = {"system": "notation", "params": {"expression": "50d100"}}
-    for req in ({"op": "roll", **costly, "seed": 3}, {"op": "odds", **costly},
-                {"op": "validate", "request": {"op": "roll", **costly, "seed": 3}}):
+@pytest.mark.parametrize("grammar", [2, 1])
+def test_a_roll_whose_odds_are_too_costly_still_rolls_without_chances(grammar: int) -> None:
+    """Exact odds over the cost bound are refused by ``odds`` (and ``validate`` of it), while
+    a roll stands (luck and chance null) and validate agrees with the roll, in both
+    grammars."""
+    params = {"expression": "50d100", "grammar": grammar}
+    odds = {"op": "odds", "system": "notation", "params": params}
+    for req in (odds, {"op": "validate", "request": odds}):
         answer = call(req)
         assert answer["ok"] is False and answer["error"]["field"] == "expression", req
-    params = {"expression": "50d100", "grammar": 1}
-    assert call({"op": "odds", "system": "notation", "params": params})["ok"] is False
     request = {"op": "roll", "system": "notation", "params": params, "seed": 3}
     r = ok(request)
     assert r["luck"] is None and r["luck_exact"] is None and r["chance"] is None

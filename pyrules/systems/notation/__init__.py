@@ -10,6 +10,9 @@ kept for old replay links) and :mod:`.explain` (the explanation templates).
 A roll's answer is a **total** (``kind: "sum"``: no success, margin or outcome), or a
 **count of successes** when every dice group of the expression counts them (``kind:
 "count"``: the successes, and success = at least one). See docs/api.md and docs/rules.md §5.
+Any expression within the grammar's limits rolls; only its exact odds (``odds`` and the ops
+that need them) are refused past the work budget, and a roll whose odds are refused answers
+no luck nor chance (null).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...core import DiceGroup, Die, Faces, Line, Odds, OpposeResult, Outcome, RollResult, System
-from ...fields import Choice, Field, ParamError, read_face
+from ...fields import Choice, Field, OddsTooCostly, ParamError, read_face
 from ...i18n import Text as T
 from . import legacy, odds, throw
 from .explain import TEMPLATES
@@ -84,13 +87,13 @@ class NotationOdds(Odds):
 
 
 def read(expression: str, grammar: int) -> NotationParams:
-    """The params of an expression: parsed, checked, and (grammar 2) its exact odds computed
-    within the work budget, so that every op refuses the very same expressions."""
+    """The params of an expression: parsed and checked. Its odds are not computed here: any
+    expression within the grammar's limits rolls, whatever its odds cost (see
+    :meth:`NotationSystem.check_odds`)."""
     if grammar == 1:
         return NotationParams(expression, 1, legacy.parse_expression(expression))
     parsed = parse(expression)
     check_division(parsed)
-    odds.distribution(parsed)  # refuses an expression over the work budget
     return NotationParams(expression, grammar, parsed)
 
 
@@ -211,6 +214,20 @@ class NotationSystem(System[NotationParams]):
                           extra=(("total", total), ("expression", params.canonical()),
                                  ("groups", report), ("kind", "count" if counts else "sum"),
                                  ("explode_cap", EXPLODE_DEPTH if params.explodes else None)))
+
+    def check_odds(self, params: NotationParams) -> None:
+        """Refuse odds over the work budget (``odds_too_costly``, key ``notation_too_costly``):
+        grammar 2 computes them (kept for the op's run), grammar 1 weighs its former bound.
+        The code tells the page the roll itself is fine: only its odds are not given."""
+        try:
+            if isinstance(params.parsed, legacy.LegacyParsed):
+                legacy.check_cost(params.parsed)
+            else:
+                odds.distribution(params.parsed)
+        except ParamError as err:
+            if err.key != "notation_too_costly":
+                raise
+            raise OddsTooCostly(err.field, err.key, **err.args_) from None
 
     def odds(self, params: NotationParams) -> NotationOdds:
         dist = distribution(params)

@@ -378,11 +378,16 @@ def _group_counts(g: Group) -> dict[int, int]:
     return power(_counts(die), g.count)
 
 
-def distribution(params: LegacyParsed) -> dict[int, Fraction]:
-    """Exact chance of each total; refused (ParamError) when :func:`work` is too much."""
+def check_cost(params: LegacyParsed) -> None:
+    """Refuse (ParamError) exact odds whose :func:`work` is too much."""
     bits, keep = work(params)
     if bits > BITS_MAX or keep > KEEP_MAX:
         raise bad("notation_too_costly")
+
+
+def distribution(params: LegacyParsed) -> dict[int, Fraction]:
+    """Exact chance of each total; refused (ParamError) when :func:`work` is too much."""
+    check_cost(params)
     total = {params.constant: 1}
     for g in params.groups:
         counts = _group_counts(g)

@@ -7,8 +7,10 @@ n-th power of one die's contribution (a Kronecker product, :func:`power`). With 
 drawn binomially, as icepool does), with the dice an explosion adds as dice of their own.
 
 The work is counted in units as it is done (:class:`Budget`); past ``BUDGET`` the expression
-is refused (``notation_too_costly`` on ``expression``). The parser runs this for every
-expression, so ``validate``, ``roll`` and ``odds`` accept and refuse the same expressions.
+is refused (``notation_too_costly`` on ``expression``). Only the ops that answer odds ask for
+them (``odds``, ``luck``, ``fairness``, ``oppose_odds``, ``compare``: in their check, so that
+``validate`` of them refuses alike, :meth:`NotationSystem.check_odds`); a roll never does
+before it is thrown, and one whose odds are refused is answered without luck or chance.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 from math import comb
+from typing import Any
 
+from ...fields import ParamError
 from .grammar import EXPLODE_DEPTH, Dice, Group, Neg, Node, Num, Parsed, bad
 
 Dist = dict[int, int]
@@ -287,12 +291,24 @@ def _node(node: Node, groups: tuple[Group, ...], budget: Budget) -> Dist:
     return out
 
 
-_CACHE: dict[Parsed, dict[int, Fraction] | Exception] = {}
+def values(node: Node, groups: tuple[Group, ...], limit: int) -> set[int] | None:
+    """The exact set of values ``node`` can take, or None when working it out costs more than
+    ``limit`` units (every division inside ``node`` must have a divisor that is never 0)."""
+    try:
+        return {v for v, q in _node(node, groups, Budget(limit)).items() if q}
+    except ParamError:
+        return None
+
+
+#: A refusal as it is kept: (field, key, args), never the exception itself, whose traceback
+#: would keep alive every frame of the work it stopped (megabytes of big integers).
+Refusal = tuple[str | None, str, dict[str, Any]]
+_CACHE: dict[Parsed, dict[int, Fraction] | Refusal] = {}
 
 
 def distribution(parsed: Parsed) -> dict[int, Fraction]:
     """Exact chance of each total; a ParamError when the work is over the budget. The last
-    answers are kept (the parser, then ``odds``, ask for the same expression)."""
+    answers are kept (the check of ``odds``, then its run, ask for the same expression)."""
     if parsed not in _CACHE:
         try:
             budget = Budget()
@@ -300,11 +316,12 @@ def distribution(parsed: Parsed) -> dict[int, Fraction]:
             den = sum(weights.values())
             budget.spend(len(weights) * (den.bit_length() // 64 + 10))  # the fractions
             _CACHE[parsed] = {o: Fraction(q, den) for o, q in sorted(weights.items()) if q}
-        except Exception as exc:  # the refusal is kept too: asking again refuses at once
-            _CACHE[parsed] = exc
+        except ParamError as exc:  # the refusal is kept too: asking again refuses at once
+            _CACHE[parsed] = (exc.field, exc.key, exc.args_)
         while len(_CACHE) > 16:
             del _CACHE[next(iter(_CACHE))]
     answer = _CACHE[parsed]
-    if isinstance(answer, Exception):
-        raise answer
+    if isinstance(answer, tuple):  # a fresh exception each time: no traceback is kept
+        field, key, args = answer
+        raise ParamError(field, key, **args)
     return answer

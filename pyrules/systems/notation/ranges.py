@@ -1,10 +1,18 @@
-"""Ranges of values: what one die, a group and each node of an expression can be at most and
-at least. Used to refuse a division whose divisor could be 0 (a superset of the values, so
-a divisor whose range holds 0 is refused even when 0 itself cannot come up)."""
+"""The division check: a divisor that can be 0 is refused. Its exact set of values decides
+(:func:`.odds.values`, within ``DIVISOR_BUDGET``); past that budget, its range (what one die,
+a group and each node of an expression can be at most and at least: a superset of the
+values, so a range that holds 0 is refused even when 0 itself cannot come up)."""
 
 from __future__ import annotations
 
-from .grammar import EXPLODE_DEPTH, Dice, Group, Neg, Node, Num, Parsed, bad
+from collections.abc import Iterator
+
+from .grammar import EXPLODE_DEPTH, BinOp, Dice, Group, Neg, Node, Num, Parsed, bad
+from .odds import BUDGET, values
+
+#: The work allowed to find one divisor's exact values (an eighth of the odds' budget: every
+#: op pays it, a roll too); a divisor that costs more is judged by its range.
+DIVISOR_BUDGET = BUDGET // 8
 
 
 def die_range(g: Group) -> tuple[int, int]:
@@ -31,7 +39,8 @@ def group_range(g: Group) -> tuple[int, int]:
 
 
 def value_range(node: Node, groups: tuple[Group, ...]) -> tuple[int, int]:
-    """The range of the node's value; ZeroDivisionError when a divisor's range holds 0."""
+    """The range of the node's value (a divisor's 0 left out: :func:`check_division` refuses
+    a divisor that can be 0 before its division's range is asked)."""
     if isinstance(node, Num):
         return node.value, node.value
     if isinstance(node, Dice):
@@ -44,15 +53,34 @@ def value_range(node: Node, groups: tuple[Group, ...]) -> tuple[int, int]:
         return a[0] + b[0], a[1] + b[1]
     if node.op == "-":
         return a[0] - b[1], a[1] - b[0]
-    if node.op == "/" and b[0] <= 0 <= b[1]:
-        raise ZeroDivisionError(node)
-    corners = [x * y if node.op == "*" else x // y for x in a for y in b]
+    if node.op == "*":
+        corners = [x * y for x in a for y in b]
+    else:  # x // y is monotone in x and in y on each side of 0: the ends of each side
+        ends = [y for y in (b[0], -1, 1, b[1]) if b[0] <= y <= b[1] and y != 0]
+        corners = [x // y for x in a for y in ends]
     return min(corners), max(corners)
 
 
+def divisors(node: Node) -> Iterator[Node]:
+    """Every divisor in the tree, the innermost first (a divisor's own divisions before it)."""
+    if isinstance(node, Neg):
+        yield from divisors(node.node)
+    elif isinstance(node, BinOp):
+        yield from divisors(node.left)
+        yield from divisors(node.right)
+        if node.op == "/":
+            yield node.right
+
+
 def check_division(parsed: Parsed) -> None:
-    """Refuse (on ``expression``) a division whose divisor could be 0."""
-    try:
-        value_range(parsed.tree, parsed.groups)
-    except ZeroDivisionError:
-        raise bad("notation_divide_zero") from None
+    """Refuse (on ``expression``) a division whose divisor can be 0: its exact values when
+    they cost at most ``DIVISOR_BUDGET``, else its range."""
+    for divisor in divisors(parsed.tree):
+        exact = values(divisor, parsed.groups, DIVISOR_BUDGET)
+        if exact is None:
+            low, high = value_range(divisor, parsed.groups)
+            zero = low <= 0 <= high
+        else:
+            zero = 0 in exact
+        if zero:
+            raise bad("notation_divide_zero")

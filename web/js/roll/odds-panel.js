@@ -17,14 +17,20 @@ export const ODDS_PENDING_MS = 300;
  * is not up to date) and incomplete (a side's fields are not valid). answers: one per side,
  * {side, odds, skipped}; versus: the oppose_odds answer or null; previous: the last state.
  */
+/**
+ * Whether the engine gave no odds because they would cost too much (code `odds_too_costly`):
+ * the form is fine and its roll rolls (docs/api.md), only its odds are not given.
+ */
+export const tooCostly = (answer) => answer?.ok === false && answer.error?.code === "odds_too_costly";
+
 export function nextOdds({ systemId, mode, charts, answers, versus, previous }) {
   const previousVersus = previous && previous.system === systemId && previous.mode === "oppose" ? previous.versus : null;
   return {
     system: systemId,
     mode,
     charts,
-    versus: mode !== "oppose" ? null : versus && versus.ok ? versus.result : answers.some((a) => a.skipped) ? null : previousVersus,
-    stale: answers.some((a) => a.skipped || !a.odds?.ok) || (mode === "oppose" && !(versus && versus.ok)),
+    versus: mode !== "oppose" ? null : versus && versus.ok ? versus.result : tooCostly(versus) || answers.some((a) => a.skipped) ? null : previousVersus,
+    stale: answers.some((a) => a.skipped || !(a.odds?.ok || tooCostly(a.odds))) || (mode === "oppose" && !(versus?.ok || tooCostly(versus))),
     incomplete: answers.some((a) => a.skipped),
   };
 }
@@ -95,7 +101,7 @@ export class OddsPanel {
     const charts = [];
     for (const { side, odds, dice, skipped } of answers) {
       if (skipped) continue; // a field left empty or not a number: no figures rather than old ones
-      this.showErrors(side, [odds, dice]);
+      this.showErrors(side, [tooCostly(odds) ? null : odds, dice]); // odds too costly: not the field's fault
       if (dice && dice.ok) {
         // Redrawing the faces boxes must not wipe an error a roll has just put there (the
         // answer to an earlier refresh can arrive after the roll's).
@@ -105,6 +111,7 @@ export class OddsPanel {
         for (const [name, message] of kept) form.setError(name, message);
       }
       if (odds.ok) charts.push({ side, odds: odds.result });
+      else if (tooCostly(odds)) charts.push({ side, refused: odds.error.message });
       else {
         const old = previous.find((c) => c.side === side);
         if (old) charts.push(old);
@@ -179,8 +186,8 @@ export class OddsPanel {
     }
     box.replaceChildren(
       ...(titled && last.versus ? [versusChart(last.versus)] : []),
-      ...last.charts.map(({ side, odds }) => {
-        const chart = oddsChart(system, odds, titled ? t(side === "actor" ? "form.actor" : "form.opponent") : null);
+      ...last.charts.map(({ side, odds, refused }) => {
+        const chart = refused ? h("p", { class: "odds-empty odds-refused", text: refused }) : oddsChart(system, odds, titled ? t(side === "actor" ? "form.actor" : "form.opponent") : null);
         chart.dataset.side = side;
         return chart;
       }),
@@ -218,7 +225,7 @@ export function rollBarState(lastOdds, formError = false) {
     p = lastOdds.versus.probabilities.actor;
     key = "rollbar.versus";
   } else if (lastOdds && lastOdds.mode !== "oppose" && lastOdds.charts.length) {
-    const odds = lastOdds.charts[0].odds;
+    const odds = lastOdds.charts[0].odds ?? {}; // none: too costly to give (tooCostly)
     // Free dice (docs/api.md): a sum has no chance of success, its mean is said instead; a
     // count's chance is that of at least one success.
     if (odds.kind === "sum" && typeof odds.mean_value === "number") {

@@ -266,7 +266,8 @@ export class TableScreen {
 
   /** What a roll's line says: who, and its outcome in words (the system's label). */
   describe(e) {
-    const who = e.mine ? t("table.me") : e.from === "gm" ? `${e.name} (${t("table.gm")})` : e.name;
+    const gm = t("table.gm");
+    const who = e.mine ? t("table.me") : e.from === "gm" && e.name !== gm ? `${e.name} (${gm})` : e.name;
     const status = Object.hasOwn(STATUS_KEYS, e.status) ? e.status : "host";
     const system = this.table.systems()?.find((x) => x.id === e.system) ?? null;
     const outcome = system && typeof e.outcome === "string" ? outcomeInfo(system, e.outcome).label : (e.outcome ?? "");
