@@ -14,8 +14,7 @@ from typing import Any
 from .errors import PyrulesError
 from .i18n import Text
 
-FACES_MAX = 64  # no roll of any system needs more dice than this
-FACES_MAX_TEXT = FACES_MAX * 5  # characters of a typed list ("100, " per face)
+FACES_MAX = 64  # no roll of the four systems needs more dice than this (free dice: their own)
 
 
 def read_face(face: int, sides: int) -> int:
@@ -74,6 +73,9 @@ class Field:
     replaces: str | None = None
     #: int fields only: names of some values (e.g. the nine DIFF steps), shown by the form.
     steps: tuple[Choice, ...] = ()
+    #: faces, placement and list fields: how many items a typed list may hold (free dice throw
+    #: up to 100 dice, plus their rerolls and explosions, as the player types them).
+    max_items: int = FACES_MAX
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -100,9 +102,9 @@ class Field:
         if self.kind == "faces":
             out["sides"] = self.sides
         if self.kind in ("faces", "placement", "list"):
-            # What a typed list may hold: FACES_MAX items, FACES_MAX_TEXT characters of text.
-            out["max_items"] = FACES_MAX
-            out["max_length"] = FACES_MAX_TEXT
+            # What a typed list may hold: max_items items, 5 characters of text each ("100, ").
+            out["max_items"] = self.max_items
+            out["max_length"] = self.max_items * 5
         return out
 
     def clean(self, raw: Any) -> Any:
@@ -157,15 +159,15 @@ class Field:
         items: Sequence[Any]
         if isinstance(raw, str):
             text = raw.strip()
-            if len(text) > FACES_MAX_TEXT:
-                raise ParamError(self.name, "too_many_faces", label=self.label, max=FACES_MAX)
+            if len(text) > self.max_items * 5:
+                raise ParamError(self.name, "too_many_faces", label=self.label, max=self.max_items)
             items = [t for t in re.split(r"[\s,;]+", text) if t]
         elif isinstance(raw, list):
             items = raw
         else:
             raise ParamError(self.name, "not_faces", label=self.label)
-        if len(items) > FACES_MAX:
-            raise ParamError(self.name, "too_many_faces", label=self.label, max=FACES_MAX)
+        if len(items) > self.max_items:
+            raise ParamError(self.name, "too_many_faces", label=self.label, max=self.max_items)
         out: list[int] = []
         for item in items:
             if isinstance(item, bool):

@@ -129,3 +129,20 @@ def test_refusals_kept_in_the_cache_keep_no_memory_alive() -> None:
     finally:
         tracemalloc.stop()
     assert grown < 1_000_000, grown
+
+
+def test_physical_dice_for_every_die_an_expression_throws() -> None:
+    """65 dice typed for `65d6` (over the 64 faces of the other systems), and 110 for a
+    `100d6!` whose ten 6s each exploded into a 1: every die thrown, in order."""
+    typed = [2] * 65
+    answer = ok({"op": "roll", "system": "notation", "lang": "fr",
+                 "params": {"expression": "65d6", "dice": typed}})
+    assert answer["total"] == 130 and answer["physical"] is True
+    exploded = [6, 1] * 10 + [3] * 90
+    answer = ok({"op": "roll", "system": "notation", "lang": "fr",
+                 "params": {"expression": "100d6!", "dice": exploded}})
+    assert answer["total"] == 10 * 7 + 90 * 3
+    too_many = call({"op": "roll", "system": "notation", "lang": "en",
+                     "params": {"expression": "100d6", "dice": [1] * 1001}})
+    assert too_many["ok"] is False and too_many["error"]["field"] == "dice"
+    assert "1000" in too_many["error"]["message"]

@@ -28,6 +28,7 @@ from ...i18n import Text as T
 from . import legacy, odds, throw
 from .explain import TEMPLATES
 from .grammar import (
+    DICE_MAX,
     EXPLODE_DEPTH,
     EXPRESSION_LABEL,
     EXPRESSION_MAX,
@@ -38,6 +39,10 @@ from .grammar import (
 )
 from .odds import BUDGET, convolve, power
 from .ranges import check_division
+
+#: Faces typed for one roll of physical dice: up to 100 dice, each with its rerolls and its
+#: explosions (3 at most), as the player types every die thrown.
+PHYSICAL_MAX = DICE_MAX * 10
 
 __all__ = [
     "BUDGET",
@@ -143,7 +148,7 @@ class NotationSystem(System[NotationParams]):
                      "2: as Roll20 and rpg-dice-roller. 1: the former reading, to replay an "
                      "old link exactly.")),
         Field("dice", "faces", T("Dés", "Dice"), default=None, optional=True, sides=None,
-              min=-1, max=SIDES_MAX, group="physical",
+              min=-1, max=SIDES_MAX, group="physical", max_items=PHYSICAL_MAX,
               help=T("Chaque dé lancé, dans l'ordre, relances et explosions comprises ; "
                      "dé Fudge : -1, 0 ou 1.",
                      "Every die thrown, in order, rerolls and explosions included; "
