@@ -1,6 +1,6 @@
 // A player's side of the shared table (issues 24 and 38). It answers the host's invite and
 // says hello until welcomed; at each roll it commits to the request and its own random value,
-// and rolls once the host's value is there (one round trip, while the dice tumble); it sends
+// and rolls once the host's value is there (one round trip, the roll button busy); it sends
 // every roll it makes, and checks every roll the host relays with its own engine. Away from
 // the table it keeps rolling: those rolls are kept (« hors table », in storage too) and sent
 // when it joins again, a few at a time.
