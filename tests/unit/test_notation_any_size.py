@@ -146,3 +146,19 @@ def test_physical_dice_for_every_die_an_expression_throws() -> None:
                      "params": {"expression": "100d6", "dice": [1] * 1001}})
     assert too_many["ok"] is False and too_many["error"]["field"] == "dice"
     assert "1000" in too_many["error"]["message"]
+
+
+@pytest.mark.parametrize(("expression", "typed", "values", "total"), [
+    # docs/rules.md §5, « Ordre dans un dé »: the face, then its reroll, then mi/ma; the
+    # explosion looks at the value that comes out.
+    ("1d6ma5!", [6], [5], 5),  # 6 capped at 5: no longer the top face, no explosion
+    ("1d6mi3!", [6, 1], [6, 3], 9),  # 6 explodes; the added die's 1 is raised to 3
+    ("1d6mi6!", [1, 1, 1, 1], [6, 6, 6, 6], 24),  # every die is a 6: 3 explosions, the cap
+    ("2d6ro1mi3", [1, 2, 5], [3, 5], 8),  # 1 rerolled once into 2, then raised to 3
+])
+def test_typed_faces_pin_the_order_of_rerolls_bounds_and_explosions(
+        expression: str, typed: list[int], values: list[int], total: int) -> None:
+    answer = ok({"op": "roll", "system": "notation", "lang": "fr",
+                 "params": {"expression": expression, "dice": typed}})
+    assert [d["value"] for d in answer["dice"]] == values
+    assert answer["total"] == total
