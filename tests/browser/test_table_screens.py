@@ -116,6 +116,7 @@ def test_a_players_roll_reaches_the_gm_with_its_number_and_is_announced(
     assert entry.locator(".table-verdict").inner_text() == "« vérifié »"
     line = entry.locator(".table-line").inner_text() + entry.locator(".table-by").inner_text()
     entry.locator(".table-details > summary").click()
+    entry.locator(".table-details .result-card").wait_for()  # drawn at the first opening
     seed = re.search(r"Graine\s*:?\s*(\d+)", entry.locator(".table-details").inner_text())
     assert seed and seed.group(1) not in line, (seed, line)
     # Under it, the dice as the roller saw them.

@@ -61,7 +61,7 @@ export async function verifyRoll(roll, exchange, call, held = null) {
   if (!answer || !answer.ok) {
     return { verdict: "no", diff: [...diff, `engine: ${answer?.error?.message ?? "?"}`.slice(0, 200)], seed: request.seed ?? null, answer: null };
   }
-  const physical = answer.result?.physical === true || answer.result?.actor?.physical === true;
+  const physical = physicalOf(answer);
   // Faces typed by hand decide the dice: never « vérifié », whatever the message claims.
   if (physical) verdict = diff.length ? "no" : "physical";
   else if (verdict === "physical") diff.push("physical: false");
@@ -105,6 +105,11 @@ export function tampered(answer) {
     copy.result.outcome = `${copy.result.outcome}*`;
   }
   return copy;
+}
+
+/** Whether an answer's dice were typed by hand (a roll's, or an opposition's actor's). */
+export function physicalOf(answer) {
+  return answer?.result?.physical === true || answer?.result?.actor?.physical === true;
 }
 
 /** The outcome an answer shows: a roll's outcome, an opposition's winner. */

@@ -6,7 +6,7 @@
 // when it joins again, a few at a time.
 
 import { MAX_OUTBOX, exchangeSeed, parseMessage, randomValue } from "../lib/table-protocol.js";
-import { outcomeOf, tampered, verifyRoll } from "../lib/table-verify.js";
+import { outcomeOf, physicalOf, tampered, verifyRoll } from "../lib/table-verify.js";
 import { DROP_MS, PING_MS } from "./host.js";
 import { LIMITS, Peer } from "./peer.js";
 
@@ -27,7 +27,6 @@ function restore(read) {
   return { place, outbox, seq, host };
 }
 
-const physicalOf = (answer) => answer?.result?.physical === true || answer?.result?.actor?.physical === true;
 
 export class TablePlayer {
   /**

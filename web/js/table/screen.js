@@ -159,9 +159,10 @@ export class TableScreen {
     box.replaceChildren(...(answer?.ok ? [qrSVG(answer.result.rows, text)] : []));
   }
 
-  showInvite(link, code = null) {
+  /** The invite on screen: its link, its QR code when the engine gave it, its number (host.invites). */
+  showInvite(link, code = null, number = this.inviteNumber) {
     this.invite = link;
-    this.inviteNumber = Number(link.split("#table=")[1]?.split(".")[0]);
+    this.inviteNumber = number;
     this.inviteQRCode = code;
     this.draw();
     this.inviteLink.value = link;
@@ -278,12 +279,11 @@ export class TableScreen {
   logItem(e) {
     const { who, status, system, outcome } = this.describe(e);
     const details = [];
-    if (!e.hidden && system && e.answer?.ok && e.request) {
-      const view = e.request.op === "oppose" ? renderOppose(system, e.answer.result) : e.request.op === "roll" ? renderRoll(system, e.answer.result) : null;
-      if (view) details.push(view.element);
-    }
+    // The roller's card (its dice and seed), drawn when the details open: the feed is drawn
+    // again at every roll, and most cards are never looked at.
+    const render = !e.hidden && system && e.answer?.ok && e.request ? { oppose: renderOppose, roll: renderRoll }[e.request.op] : null;
     // The card names its seed; a roll kept across a reload (no card) names it here.
-    if (!details.length && e.seed !== null && e.seed !== undefined) details.push(h("p", { class: "table-seed", text: t("table.seed", { seed: e.seed }) }));
+    if (!render && e.seed !== null && e.seed !== undefined) details.push(h("p", { class: "table-seed", text: t("table.seed", { seed: e.seed }) }));
     if (e.diff?.length) details.push(h("ul", { class: "table-diff" }, e.diff.map((d) => h("li", { text: d }))));
     return h(
       "li",
@@ -307,12 +307,23 @@ export class TableScreen {
         h("span", { class: "table-system", text: (system && pick(system.name)) || e.system || "" }),
         e.time ? h("span", { class: "table-time", text: ` · ${formatTime(e.time)}` }) : null,
       ),
-      details.length ? h("details", { class: "table-details" }, h("summary", { text: t("table.details") }), ...details) : null,
+      render || details.length ? this.details(details, render && (() => render(system, e.answer.result).element)) : null,
       // The GM's own hidden roll, still kept: it can be shown to the table now.
       e.mine && e.hidden && this.table.host?.gmRolls.hidden.has(e.h)
         ? h("button", { type: "button", class: ["button", "button--small", "table-reveal"], text: t("table.reveal"), onclick: () => this.table.reveal(e.h) })
         : null,
     );
+  }
+
+  /** « Dés et graine »: what is under a roll; card(), when given, drawn first at the first opening. */
+  details(children, card) {
+    const box = h("details", { class: "table-details" }, h("summary", { text: t("table.details") }), ...children);
+    if (card) {
+      box.addEventListener("toggle", () => {
+        if (box.open && !box.querySelector(".result-card")) box.querySelector("summary").after(card());
+      });
+    }
+    return box;
   }
 
   /** A roll of another device as its toast says it: who, in its colour, its number and verdict. */

@@ -17,6 +17,7 @@ import { onLangChange, t } from "../lib/i18n.js";
 import { pipelineEntry } from "../widgets/pipeline.js";
 import { headlineText } from "../stage/headline.js";
 import { inviteLink, inviteOffer } from "../lib/table-protocol.js";
+import { outcomeOf, physicalOf } from "../lib/table-verify.js";
 import { TableHost } from "./host.js";
 import { LIMITS } from "./peer.js";
 import { HOST_KEY, hostState, readHostState } from "./host-store.js";
@@ -207,7 +208,7 @@ export class Table {
         if (made.message) this.screen.notice(made.message); // the engine's words: the table is full
         return { error: made.error, message: made.message };
       }
-      this.screen.showInvite(made.link, made.qr);
+      this.screen.showInvite(made.link, made.qr, made.number);
       return { link: made.link };
     } finally {
       this.busy = false;
@@ -268,12 +269,12 @@ export class Table {
   /** A roll this device made, once answered: to the table (or kept), exactly once. */
   async observe(request, answer, { hidden = this.hidden, placed = false } = {}) {
     if (!request || !ROLL_OPS.has(request.op) || !answer?.ok) return;
-    const physical = answer.result?.physical === true || answer.result?.actor?.physical === true;
+    const physical = physicalOf(answer);
     const mine = this.issued.get(request.seed) || this.host?.gmRolls.has(request.seed);
     const table = this.player?.issued.has(request.seed);
     if (!mine && !table && !physical && !placed) return; // a replay: not a new roll
     this.issued.delete(request.seed);
-    const entry = { from: "me", colour: cleanColour(prefs.colour), time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: answer.result?.outcome ?? answer.result?.winner ?? null, headline: headlineText(answer.result), hidden, placed };
+    const entry = { from: "me", colour: cleanColour(prefs.colour), time: new Date().toISOString(), system: request.system, seed: answer.result?.seed ?? request.seed ?? null, outcome: outcomeOf(answer), headline: headlineText(answer.result), hidden, placed };
     if (this.host) {
       const { proof, h } = this.host.gmRolls.share({ request, answer, hidden, placed });
       entry.status = physical ? "physical" : proof ? "yes" : "host";
