@@ -184,6 +184,17 @@ class System(Generic[P]):
         that answer odds run it in their check, so ``validate`` of them refuses alike. The
         default refuses none."""
 
+    def warnings(self, params: P) -> tuple[tuple[str, Text], ...]:
+        """What the params' reader should know although they are valid, as (code, text): the
+        ``roll`` and ``odds`` answers carry them (``warnings``). The default has none."""
+        return ()
+
+    def estimate_odds(self, params: P) -> Odds | None:
+        """Odds past the refusal of :meth:`check_odds`, marked as an estimate (only the
+        ``odds`` op answers one; luck and every other chance need exact odds); None when
+        the system has none to give. The default has none."""
+        return None
+
     def oppose(
         self, actor: P, opponent: P, faces: tuple[Faces, Faces] | None, rng: random.Random | None
     ) -> OpposeResult:

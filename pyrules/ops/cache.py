@@ -13,8 +13,19 @@ from typing import Any
 from ..core import Odds, OpposeOdds, System
 from ..lru import LRU
 
-MAX_ENTRIES = 128  # distributions kept (each a few hundred fractions at most)
-ODDS = LRU(MAX_ENTRIES)
+MAX_ENTRIES = 128  # distributions kept
+#: Chances kept in all: a free dice distribution may hold ten thousand fractions of a few
+#: hundred digits (about 3 MB), so the cache is bounded by what it holds as well.
+MAX_CHANCES = 100_000
+
+
+def _weight(value: Any) -> int:
+    """How many chances an entry holds (odds, ranks: one per margin)."""
+    margins = getattr(value, "margins", None)
+    return len(margins) if margins is not None else 1
+
+
+ODDS = LRU(MAX_ENTRIES, _weight, MAX_CHANCES)
 
 
 def params_key(system: System[Any], params: Any) -> Hashable:
@@ -34,6 +45,11 @@ def params_key(system: System[Any], params: Any) -> Hashable:
 def odds_of(system: System[Any], params: Any) -> Odds:
     return ODDS.get(("odds", system.id, params_key(system, params)),
                     lambda: system.odds(params))
+
+
+def estimate_of(system: System[Any], params: Any) -> Odds | None:
+    return ODDS.get(("estimate", system.id, params_key(system, params)),
+                    lambda: system.estimate_odds(params))
 
 
 class Ranks:

@@ -11,12 +11,12 @@ from typing import Any
 from .. import sweep
 from ..core import Faces, System, make_rng
 from ..errors import ApiError, PyrulesError
-from ..fields import ParamError
+from ..fields import OddsTooCostly, ParamError
 from ..sheets.rolls import efforts_of, is_sheet, sheet_roll
 from ..stats import FAIRNESS_MAX, chi_square
 from .answers import odds_json, oppose_json, oppose_odds_json, roll_json
 from .base import Checked, Op, faces_field, get_seed, get_system, params_json, roll_or_resolve
-from .cache import odds_of, oppose_odds_of, ranks_of
+from .cache import estimate_of, odds_of, oppose_odds_of, ranks_of
 
 
 def parse_params(
@@ -64,7 +64,20 @@ def parse_roll(req: Mapping[str, Any], lang: str) -> Checked:
 def run_roll(c: Checked) -> dict[str, Any]:
     system, params = c["system"], c["params"]
     result = c["result"] or roll_or_resolve(system, params, None, c["seed"])
-    return with_character(system, roll_json(system, result, params, c["lang"]), c["character"])
+    answer = with_warnings(system, params, roll_json(system, result, params, c["lang"]),
+                           c["lang"])
+    return with_character(system, answer, c["character"])
+
+
+def with_warnings(system: System[Any], params: Any, answer: dict[str, Any],
+                  lang: str) -> dict[str, Any]:
+    """What the params' reader should know although they are valid (``warnings``: code and
+    message), when there is any."""
+    notes = system.warnings(params)
+    if not notes:
+        return answer
+    return {**answer, "warnings": [{"code": code, "message": text.get(lang)}
+                                   for code, text in notes]}
 
 
 def with_character(system: System[Any], answer: dict[str, Any],
@@ -104,13 +117,22 @@ def check_odds(system: System[Any], params: Any, side: str | None = None) -> Non
 
 
 def parse_odds(req: Mapping[str, Any], lang: str) -> Checked:
+    """Exact odds, or past their budget the system's estimate (marked so in the answer);
+    refused only when the system has no estimate to give."""
     c = _params(req, lang)
-    check_odds(c["system"], c["params"])
+    try:
+        check_odds(c["system"], c["params"])
+    except OddsTooCostly:
+        c["estimate"] = estimate_of(c["system"], c["params"])
+        if c["estimate"] is None:
+            raise
     return c
 
 
 def run_odds(c: Checked) -> dict[str, Any]:
-    return odds_json(c["system"], odds_of(c["system"], c["params"]))
+    system, params = c["system"], c["params"]
+    answer = odds_json(system, c.get("estimate") or odds_of(system, params))
+    return with_warnings(system, params, answer, c["lang"])
 
 
 # -- luck and fairness -------------------------------------------------------------------

@@ -132,7 +132,8 @@ def make_requests() -> list[tuple[str, Request]]:
                                 "values": list(range(1, 10)), "params": LARGEST_POOL}),
         ("error-sweep-field", {"op": "sweep", "system": "pool", "field": "pot"}),
     ]
-    for i, expression in enumerate(NOTATION + NOTATION_BAD + NOTATION_COSTLY):
+    for i, expression in enumerate(NOTATION + NOTATION_BAD + NOTATION_FRONTIER
+                                   + NOTATION_COSTLY):
         params = {"expression": expression}
         base = {"system": "notation", "params": params}
         requests += [
@@ -162,8 +163,10 @@ def make_requests() -> list[tuple[str, Request]]:
 NOTATION = ["3d6", "4d6kh3", "2d20kl1", "2d10+3", "1d100", "4dF", "5d10>=8", "3d6!", "2d6ro1",
             "100d20", "10d20kh5", "2d6*2", "4d10dh1dl1", "5d10>=8!", "4d6>=5f1"]
 NOTATION_BAD = ["", "3+4", "2d0", "0d6", "500d6", "2d6+", "garbage", "1d6/(1d2-1)"]
-# 10d1000 and 50d100: exact odds too costly for a tablet; they roll all the same (issue 41)
-NOTATION_COSTLY = ["50d100", "10d1000"]
+# Issue 41: exact odds far past the old budget; past the new one, an estimate that says so
+# (normal law, seeded Monte Carlo); every one of them rolls.
+NOTATION_FRONTIER = ["50d100", "10d1000"]
+NOTATION_COSTLY = ["100d1000", "100d10!kh50"]
 
 
 @pytest.fixture(scope="session")
@@ -219,11 +222,16 @@ def test_notation_runs_in_pyodide_with_the_shipped_wheels(pyodide_run: dict[str,
             answer = parsed[f"notation-{kind}-{expression}"]
             assert not answer["ok"] and answer["error"]["field"] == "expression", answer
             assert answer["error"]["code"] == "invalid_param", answer
-    for expression in NOTATION_COSTLY:  # rolled; only the odds refused, with their own code
+    for expression in NOTATION_FRONTIER:  # exact, and the roll has its luck
+        odds, roll = parsed[f"notation-odds-{expression}"], parsed[f"notation-roll-{expression}"]
+        assert odds["ok"] and "estimate" not in odds["result"], odds
+        assert str(roll["result"]["total"]) in odds["result"]["distribution"]
+        assert roll["result"]["luck"] is not None, roll
+    for expression in NOTATION_COSTLY:  # rolled without luck; the odds an estimate
         odds, roll = parsed[f"notation-odds-{expression}"], parsed[f"notation-roll-{expression}"]
         assert roll["ok"] and isinstance(roll["result"]["total"], int), roll
         assert roll["result"]["luck"] is None and roll["result"]["chance"] is None, roll
-        assert not odds["ok"] and odds["error"]["code"] == "odds_too_costly", odds
+        assert odds["ok"] and odds["result"]["estimate"]["method"] in ("normal", "monte_carlo")
     physical = parsed["notation-physical"]["result"]
     assert physical["total"] == 6 + 4 + 3 + 6 + 2
 

@@ -26,41 +26,54 @@ def request(op: str, expression: str, **more: Any) -> dict[str, Any]:
 
 
 # Seed 7, drawn by hand as a player throws (random.Random(7).randint for each die, then its
-# explosions, at most 3): the total and the number of dice thrown.
-BIG = [("50d100", 2111, 50), ("100d1000", 44605, 100), ("100d6!", 372, 111),
-       ("100d10!", 665, 118), ("20d20!kh10", 144, 20)]
+# explosions, at most 3): the total and the number of dice thrown; and whether the exact odds
+# are within the budget (the roll then has its luck) or past it (no luck: only ``odds``
+# answers, an estimate).
+BIG = [("50d100", 2111, 50, True), ("100d1000", 44605, 100, False),
+       ("100d6!", 372, 111, True), ("100d10!", 665, 118, False),
+       ("20d20!kh10", 144, 20, True)]
 
 
-@pytest.mark.parametrize(("expression", "total", "thrown"), BIG)
+@pytest.mark.parametrize(("expression", "total", "thrown", "exact"), BIG)
 def test_a_big_expression_rolls_and_a_seed_replays_it(expression: str, total: int,
-                                                      thrown: int) -> None:
+                                                      thrown: int, exact: bool) -> None:
     roll = request("roll", expression, seed=7)
     first = ok(roll)
     assert first["total"] == total
     assert len(first["dice"]) == thrown
     assert first == ok(roll)  # same seed, same answer
     assert ok({"op": "validate", "request": roll})["valid"] is True
-    # its odds are too costly: the roll stands without luck nor chance
-    assert first["luck"] is None and first["luck_exact"] is None and first["chance"] is None
+    # luck only from exact odds: past the budget, the roll stands without luck nor chance
+    assert (first["luck"] is not None) is exact
+    assert (first["luck_exact"] is not None) is exact
+    assert first["chance"] is None  # a sum is no test
 
 
-@pytest.mark.parametrize("expression", [e for e, _, _ in BIG] + ["10d1000"])
-def test_only_the_odds_of_a_big_expression_are_refused(expression: str) -> None:
+@pytest.mark.parametrize("expression", ["100d1000", "100d10!", "30d1000", "100d10!kh50",
+                                        "20d100*20d100"])
+def test_past_the_budget_odds_answer_an_estimate_and_exact_ops_refuse(expression: str) -> None:
     fresh = ok(request("roll", expression))  # no seed: fresh dice, still rolled
     assert isinstance(fresh["total"], int)
     assert ok({"op": "validate", "request": request("roll", expression)})["valid"] is True
     odds = request("odds", expression)
-    for answer in (call(odds), call({"op": "validate", "request": odds})):
-        assert answer["ok"] is False
+    assert ok({"op": "validate", "request": odds})["valid"] is True
+    answer = ok(odds)
+    assert answer["estimate"]["method"] in ("normal", "monte_carlo")
+    assert 0 < answer["estimate"]["bound"] < 0.2
+    assert sum(Fraction(p) for p in answer["distribution"].values()) == 1
+    luck = {"op": "luck", "system": "notation", "params": {"expression": expression},
+            "margins": [1], "lang": "fr"}
+    for refused in (call(luck), call({"op": "validate", "request": luck})):
+        assert refused["ok"] is False
         # Its own code: the page tells the odds refused from a form the roll refuses.
-        assert answer["error"] == {"code": "odds_too_costly", "field": "expression",
-                                   "message": TOO_COSTLY_FR}
-    english = call({**odds, "lang": "en"})["error"]["message"]
+        assert refused["error"] == {"code": "odds_too_costly", "field": "expression",
+                                    "message": TOO_COSTLY_FR}
+    english = call({**luck, "lang": "en"})["error"]["message"]
     assert "too much work" in english
 
 
-def test_the_ops_that_need_the_odds_refuse_them_in_their_check() -> None:
-    big, small = {"expression": "50d100"}, {"expression": "1d6"}
+def test_the_ops_that_need_exact_odds_refuse_them_in_their_check() -> None:
+    big, small = {"expression": "100d1000"}, {"expression": "1d6"}
     requests = [
         ({"op": "luck", "system": "notation", "params": big, "margins": [1]}, "expression"),
         ({"op": "fairness", "system": "notation", "params": big, "n": 10}, "expression"),
@@ -115,14 +128,17 @@ def test_refusals_kept_in_the_cache_keep_no_memory_alive() -> None:
     stopped (about 0.2 MB for each of these, 3 MB for the 16 the cache keeps; 11.5 MB for
     each ``20d20!kh10+N``, too slow to refuse 40 times here); now 40 distinct refusals keep
     a few tens of kilobytes."""
+    def luck(expression: str) -> dict[str, Any]:  # luck needs the exact odds
+        return {**request("luck", expression), "margins": [1]}
+
     for i in range(3):  # warm up: the parser, the messages
-        assert call(request("odds", f"10d100*10d100+{i}"))["ok"] is False
+        assert call(luck(f"20d100*20d100+{i}"))["ok"] is False
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         for i in range(40):
-            answer = call(request("odds", f"10d100*10d100+{100 + i}"))
+            answer = call(luck(f"20d100*20d100+{100 + i}"))
             assert answer["ok"] is False and answer["error"]["message"] == TOO_COSTLY_FR
         gc.collect()
         grown = tracemalloc.get_traced_memory()[0] - before
@@ -162,3 +178,28 @@ def test_typed_faces_pin_the_order_of_rerolls_bounds_and_explosions(
                  "params": {"expression": expression, "dice": typed}})
     assert [d["value"] for d in answer["dice"]] == values
     assert answer["total"] == total
+
+
+@pytest.mark.parametrize(("expression", "shown"), [
+    ("5d10! >=8", ("!\u00a0>=8", "!>=8")), ("5d10!!  <3", ("!!\u00a0<3", "!!<3")),
+    ("3d6!p =6", ("!p\u00a0=6", "!p=6")),
+])
+def test_a_space_between_an_explosion_and_a_comparison_is_warned_of(
+        expression: str, shown: tuple[str, str]) -> None:
+    """docs/rules.md §5: the space keeps its meaning (the comparison counts successes, the
+    dice explode on their highest face), and the roll and odds answers say so."""
+    spaced, joined = shown
+    roll = ok(request("roll", expression, seed=2))
+    assert roll["kind"] == "count"  # successes counted
+    for answer in (roll, ok(request("odds", expression))):
+        (warning,) = answer["warnings"]
+        assert warning["code"] == "notation_spaced_explosion"
+        assert f"«\u00a0{spaced}\u00a0» compte les réussites" in warning["message"]
+        assert f"«\u00a0{joined}\u00a0» fait exploser" in warning["message"]
+    english = ok({**request("odds", expression), "lang": "en"})["warnings"][0]["message"]
+    assert f"“{spaced}” counts successes" in english
+    # without the space: the dice explode on the comparison, nothing to warn of
+    tight = expression.replace(" ", "")
+    assert ok(request("roll", tight, seed=2))["kind"] == "sum"
+    assert "warnings" not in ok(request("odds", tight))
+    assert "warnings" not in ok(request("odds", "3d6! + 2"))  # a space before +: no comparison

@@ -18,6 +18,7 @@ no luck nor chance (null).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -25,7 +26,8 @@ from typing import Any
 from ...core import DiceGroup, Die, Faces, Line, Odds, OpposeResult, Outcome, RollResult, System
 from ...fields import Choice, Field, OddsTooCostly, ParamError, read_face
 from ...i18n import Text as T
-from . import legacy, odds, throw
+from . import estimate, legacy, odds, throw
+from .estimate import Estimate
 from .explain import TEMPLATES
 from .grammar import (
     DICE_MAX,
@@ -62,6 +64,24 @@ __all__ = [
 
 GRAMMAR_LATEST = 2
 
+#: ``!``, ``!!``, ``!p`` or ``!!p``, a space, then a comparison and its number (``! >=8``).
+SPACED_EXPLOSION = re.compile(r"(!!?[pP]?)\s+([<>]?=?)\s*(\d*)")
+
+
+def spaced_explosion(expression: str) -> T | None:
+    """The warning for a space between an explosion and a comparison, in the player's own
+    symbols (docs/rules.md §5), or None."""
+    found = SPACED_EXPLOSION.search(expression)
+    if found is None or not found.group(2):
+        return None
+    bang, compare, number = found.groups()
+    spaced, joined = f"{bang}\u00a0{compare}{number}", f"{bang}{compare}{number}"
+    return T(f"Attention à l'espace : «\u00a0{spaced}\u00a0» compte les réussites (les dés "
+             f"explosent sur leur plus haute face) ; «\u00a0{joined}\u00a0» fait exploser "
+             "les dés selon la comparaison.",
+             f"Mind the space: “{spaced}” counts successes (dice explode on their highest "
+             f"face); “{joined}” makes dice explode by the comparison.")
+
 
 @dataclass(frozen=True)
 class NotationParams:
@@ -89,6 +109,8 @@ class NotationOdds(Odds):
 
     counts: bool = False
     explodes: bool = False
+    #: How the chances were estimated, past the exact budget (None: they are exact).
+    estimate: Estimate | None = None
 
 
 def read(expression: str, grammar: int) -> NotationParams:
@@ -235,15 +257,21 @@ class NotationSystem(System[NotationParams]):
             raise OddsTooCostly(err.field, err.key, **err.args_) from None
 
     def odds(self, params: NotationParams) -> NotationOdds:
-        dist = distribution(params)
-        if params.counts:
-            hit = sum((p for v, p in dist.items() if v >= 1), Fraction(0))
-            chances = (("total", Fraction(0)), ("success", hit), ("failure", 1 - hit))
-        else:
-            chances = (("total", Fraction(1)), ("success", Fraction(0)),
-                       ("failure", Fraction(0)))
-        return NotationOdds(chances, tuple(sorted(dist.items())), params.counts,
-                            params.explodes)
+        return _odds(params, distribution(params))
+
+    def warnings(self, params: NotationParams) -> tuple[tuple[str, T], ...]:
+        """A space between an explosion and a comparison: the comparison then counts
+        successes, where without the space it says when the die explodes (docs/rules.md §5)."""
+        text = None if params.grammar == 1 else spaced_explosion(params.expression)
+        return () if text is None else (("notation_spaced_explosion", text),)
+
+    def estimate_odds(self, params: NotationParams) -> NotationOdds | None:
+        """Grammar 2 past the budget: a normal law or a seeded Monte Carlo (:mod:`.estimate`,
+        docs/rules.md §5); grammar 1, kept for old links, has none."""
+        if isinstance(params.parsed, legacy.LegacyParsed):
+            return None
+        dist, how = estimate.estimate(params.parsed)
+        return _odds(params, dist, how)
 
     # -- the answer: a total, or a count of successes -------------------------------------
     def headline(self, result: RollResult) -> int:
@@ -270,6 +298,8 @@ class NotationSystem(System[NotationParams]):
             out["success"] = out["success_probability"] = None
         out["explodes"] = isinstance(odds, NotationOdds) and odds.explodes
         out["explode_cap"] = EXPLODE_DEPTH
+        if isinstance(odds, NotationOdds) and odds.estimate:
+            out["estimate"] = odds.estimate.to_json()
         return out
 
     def oppose_score(self, result: RollResult) -> int:
@@ -286,6 +316,17 @@ class NotationSystem(System[NotationParams]):
         winner = "actor" if a.margin > b.margin else "opponent" if b.margin > a.margin else "tie"
         line = Line.of("notation.oppose", a=a.margin, b=b.margin, winner=winner)
         return OpposeResult(self.id, winner, abs(a.margin - b.margin), a, b, lines=(line,))
+
+
+def _odds(params: NotationParams, dist: dict[int, Fraction],
+          how: Estimate | None = None) -> NotationOdds:
+    if params.counts:
+        hit = sum((p for v, p in dist.items() if v >= 1), Fraction(0))
+        chances = (("total", Fraction(0)), ("success", hit), ("failure", 1 - hit))
+    else:
+        chances = (("total", Fraction(1)), ("success", Fraction(0)), ("failure", Fraction(0)))
+    return NotationOdds(chances, tuple(sorted(dist.items())), params.counts, params.explodes,
+                        how)
 
 
 def _die(g: Any, d: dict[str, Any]) -> Die:

@@ -25,10 +25,12 @@ from .grammar import EXPLODE_DEPTH, Dice, Group, Neg, Node, Num, Parsed, bad
 
 Dist = dict[int, int]
 
-#: The work allowed for one expression, in units of about 4 microseconds of Pyodide on the
-#: bench machine: the largest accepted expressions take well under a second there
-#: (bench/notation.py measures them; README, "Free dice odds").
-BUDGET = 160_000
+#: The exact work allowed for one expression, in units of 0.3 to 0.55 microseconds of
+#: Pyodide under Node on the bench machine (a shared two-core server, slower than a recent
+#: tablet): the costliest exact answers take about half a second there, fractions and JSON
+#: included (bench/notation.py measures them; docs/performance.md, "Free dice odds"). Past
+#: it, ``odds`` answers an estimate (:mod:`.estimate`).
+BUDGET = 1_000_000
 
 
 class Budget:
@@ -152,17 +154,57 @@ def chain(g: Group, first: Callable[[int], int], extra: Callable[[int], int],
 # -- a group ----------------------------------------------------------------------------------
 
 
+def one_die(g: Group, budget: Budget) -> Dist:
+    """What one die of a group without keep or drop adds to its total, its explosions
+    included: the group's total is the sum of ``g.count`` independent copies."""
+    cut = 1 if g.penetrating else 0
+    if g.separate or not g.explode:
+        return chain(g, g.score, lambda v: g.score(v - cut), budget)
+    total = chain(g, lambda v: v, lambda v: v - cut, budget)  # compounding: one die's value
+    one: Dist = {}
+    for v, q in total.items():
+        _add(one, g.score(v), q)
+    return one
+
+
+def _count_cost(n: int, sides: int) -> int:
+    """The work of :func:`count_sum`: its terms (half the totals, each with one term per
+    die that can be over), heavier as the numbers grow (measured in bench/notation.py)."""
+    terms = (n * (sides - 1) // 2 + 1) * (n // 2 + 1)
+    bits = n * max(sides, 2).bit_length()
+    return terms * (1 + bits // 1024) + n * sides
+
+
+def count_sum(n: int, sides: int, low: int) -> Dist:
+    """The ways n dice of ``sides`` equally likely consecutive values from ``low`` make each
+    total, counted directly (inclusion-exclusion over the dice past their top value), half
+    the totals only: the law is symmetric. Faster than :func:`power` for a few large dice
+    (bench/notation.py)."""
+    top = n * (sides - 1)
+    column = [1]  # C(j + n - 1, n - 1): the ways without the top limit
+    for j in range(top // 2):
+        column.append(column[-1] * (j + n) // (j + 1))
+    signs = [(-1) ** k * comb(n, k) for k in range(n + 1)]
+    out: Dist = {}
+    for t in range(top // 2 + 1):
+        ways = sum(signs[k] * column[t - k * sides] for k in range(t // sides + 1))
+        out[n * low + t] = out[n * low + top - t] = ways
+    return out
+
+
 def group_distribution(g: Group, budget: Budget) -> Dist:
     cut = 1 if g.penetrating else 0
     budget.spend(len(g.faces))
     if not g.keep:
-        if g.separate or not g.explode:
-            one = chain(g, g.score, lambda v: g.score(v - cut), budget)
-        else:  # compounding: the chain's total is one die's value
-            total = chain(g, lambda v: v, lambda v: v - cut, budget)
-            one = {}
-            for v, q in total.items():
-                _add(one, g.score(v), q)
+        one = one_die(g, budget)
+        low, high = min(one), max(one)
+        uniform = len(one) == high - low + 1 and len(set(one.values())) == 1
+        if uniform and g.count > 1:
+            bits = _slot_bits(len(one) ** g.count)
+            by_count = _count_cost(g.count, len(one))
+            if by_count < _cost((high - low) * g.count + 1, bits):
+                budget.spend(by_count)
+                return count_sum(g.count, len(one), low)
         return power(one, g.count, budget)
     if not g.separate:
         value = chain(g, lambda v: v, lambda v: v - cut, budget)
@@ -195,7 +237,7 @@ def _patterns(g: Group, penetrating: bool, z: int, budget: Budget) -> dict[tuple
         one[tuple(vec)] = one.get(tuple(vec), 0) + pad
     total: dict[tuple[int, ...], int] = {(0,) * size: 1}
     for _ in range(g.count):
-        budget.spend(len(total) * len(one))
+        budget.spend(3 * len(total) * len(one))  # measured: 3 times the other loops
         nxt: dict[tuple[int, ...], int] = {}
         for a, qa in total.items():
             for b, qb in one.items():
@@ -314,7 +356,8 @@ def distribution(parsed: Parsed) -> dict[int, Fraction]:
             budget = Budget()
             weights = _node(parsed.tree, parsed.groups, budget)
             den = sum(weights.values())
-            budget.spend(len(weights) * (den.bit_length() // 64 + 10))  # the fractions
+            # the fractions and their JSON: about 3 units per 16 bits of the denominator
+            budget.spend(len(weights) * (den.bit_length() // 16 + 20))
             _CACHE[parsed] = {o: Fraction(q, den) for o, q in sorted(weights.items()) if q}
         except ParamError as exc:  # the refusal is kept too: asking again refuses at once
             _CACHE[parsed] = (exc.field, exc.key, exc.args_)
