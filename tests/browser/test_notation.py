@@ -275,16 +275,30 @@ def test_bad_expression_is_shown_on_the_field(app: App) -> None:
     page.wait_for_selector(f"{field}-error", state="hidden")
 
 
-def test_an_expression_whose_odds_cost_too_much_still_rolls(app: App) -> None:
-    """Issue 41: `100d1000` rolls from the Roll button, its number on the stage; only its
-    odds are refused, said in the odds panel, never held against the field."""
+def test_an_expression_past_the_exact_budget_rolls_and_its_odds_say_about(app: App) -> None:
+    """Issue 41: `100d1000` rolls from the Roll button, its number on the stage; its odds are
+    an estimate the panel and the roll bar say « environ », never shown as exact, never held
+    against the field."""
     page = app.page
     set_lang(app, "fr")
     app.pick_system("notation")
     field = app.field("actor", "notation", "expression")
     page.fill(field, "100d1000")
-    page.wait_for_selector("#odds .odds-refused")
-    assert "le jet, lui, se lance" in page.inner_text("#odds .odds-refused")
+    page.wait_for_selector("#odds .totals-chart.is-estimate .totals-estimate")
+    odds = local_handle({"op": "odds", "system": "notation",
+                         "params": {"expression": "100d1000"}})["result"]
+    note = page.inner_text("#odds .totals-estimate")
+    assert note.startswith("Environ") and "loi normale" in note
+    bound = format(odds["estimate"]["bound"] * 100, ".2f").rstrip("0").rstrip(".")
+    assert bound.replace(".", ",") in note
+    assert "environ" in page.inner_text("#odds .totals-mean")
+    # no fraction shown as exact: neither on the bars nor in the table
+    assert page.locator("#odds [data-exact]").count() == 0
+    bars = page.locator("#odds .totals-bar").count()
+    assert 0 < bars <= 120 < len(odds["distribution"])  # totals share bars
+    assert "De 100 à 100000" in page.inner_text("#odds .totals-summary")
+    page.wait_for_function(
+        "() => document.getElementById('roll-chance').textContent.includes('environ')")
     assert page.is_hidden(f"{field}-error")
     app.set_seed(12)
     app.roll()
@@ -293,8 +307,26 @@ def test_an_expression_whose_odds_cost_too_much_still_rolls(app: App) -> None:
     assert len(expected["dice"]) == 100
     headline = page.text_content("[data-roll-stage] [data-headline]")
     assert headline == str(expected["total"]), (headline, expected["total"])
+    page.keyboard.press("Escape")  # the stage closes, as a player leaves it
+    page.wait_for_selector("[data-roll-stage]", state="hidden")
     page.fill(field, "3d6")
-    page.wait_for_selector("#odds .odds-refused", state="detached")
+    page.wait_for_selector("#odds .totals-chart.is-estimate", state="detached")
+    assert page.locator("#odds .totals-bar[data-exact]").count() == 16
+
+
+def test_a_space_after_an_explosion_is_warned_of_in_the_odds(app: App) -> None:
+    """`5d10! >=8` counts successes, `5d10!>=8` explodes on 8+: the odds panel says so while
+    the player types (docs/rules.md §5)."""
+    page = app.page
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    field = app.field("actor", "notation", "expression")
+    page.fill(field, "5d10! >=8")
+    page.wait_for_selector("#odds .totals-warning[data-code=notation_spaced_explosion]")
+    text = page.inner_text("#odds .totals-warning")
+    assert "compte les réussites" in text and "fait exploser" in text
+    page.fill(field, "5d10!>=8")
+    page.wait_for_selector("#odds .totals-warning", state="detached")
 
 
 def test_an_old_link_without_grammar_replays_under_the_former_reading(

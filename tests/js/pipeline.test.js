@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { createStore } from "../../web/js/lib/store.js";
 import { createOddsCache, createPipeline, luckOf, pipelineEntry, withoutSheets } from "../../web/js/widgets/pipeline.js";
 import { nextOdds, rollBarState } from "../../web/js/roll/odds-panel.js";
+import { BARS_MAX, barsOf } from "../../web/js/odds/totals.js";
 import { engineCall } from "./helpers.js";
 
 /** A pipeline over the real engine, with every call, play and history entry kept. */
@@ -211,6 +212,25 @@ test("the roll bar of free dice: the mean of a sum, the chance of at least one s
   assert.equal(rollBarState(sum, true).stale, true);
   const count = { mode: "single", charts: [{ side: "actor", odds: { kind: "count", success_probability: 0.83193 } }], stale: false };
   assert.deepEqual(rollBarState(count, false), { key: "rollbar.atLeastOne", p: 0.83193, stale: false });
+  // Past the exact budget the engine answers an estimate: the bar says « environ ».
+  const estimate = { method: "normal", bound: 0.0617 };
+  const big = { ...sum, charts: [{ side: "actor", odds: { ...sum.charts[0].odds, estimate } }] };
+  assert.equal(rollBarState(big, false).key, "rollbar.meanAbout");
+  const many = { ...count, charts: [{ side: "actor", odds: { ...count.charts[0].odds, estimate } }] };
+  assert.equal(rollBarState(many, false).key, "rollbar.atLeastOneAbout");
+});
+
+test("more totals than the chart's bars share bars, in runs of consecutive totals that keep every chance", () => {
+  const rows = Array.from({ length: 1001 }, (_, i) => ({ total: 10 + i, exact: "1/1001", p: 1 / 1001 }));
+  const bars = barsOf(rows);
+  assert.ok(bars.length <= BARS_MAX);
+  assert.equal(bars[0].total, 10);
+  assert.equal(bars.at(-1).last, 1010);
+  for (let i = 1; i < bars.length; i++) assert.equal(bars[i].total, bars[i - 1].last + 1);
+  assert.ok(Math.abs(bars.reduce((sum, b) => sum + b.p, 0) - 1) < 1e-9);
+  assert.ok(bars.every((b) => b.exact === null)); // a run's chance is a sum: no single fraction
+  const few = barsOf(rows.slice(0, 5));
+  assert.deepEqual(few.map((b) => [b.total, b.last, b.exact]), [[10, 10, "1/1001"], [11, 11, "1/1001"], [12, 12, "1/1001"], [13, 13, "1/1001"], [14, 14, "1/1001"]]);
 });
 
 test("a sheet roll's history entry keeps the params the engine built, not a copy of the sheet", () => {

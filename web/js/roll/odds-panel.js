@@ -228,11 +228,13 @@ export function rollBarState(lastOdds, formError = false) {
     const odds = lastOdds.charts[0].odds ?? {}; // none: too costly to give (tooCostly)
     // Free dice (docs/api.md): a sum has no chance of success, its mean is said instead; a
     // count's chance is that of at least one success.
+    // Past the exact budget the odds are an estimate (odds.estimate): the bar says « environ ».
+    const about = odds.estimate ? "About" : "";
     if (odds.kind === "sum" && typeof odds.mean_value === "number") {
-      return { key: "rollbar.mean", p: null, mean: odds.mean_value, stale: Boolean(lastOdds.stale || formError) };
+      return { key: `rollbar.mean${about}`, p: null, mean: odds.mean_value, stale: Boolean(lastOdds.stale || formError) };
     }
     p = odds.success_probability;
-    if (typeof p === "number") key = odds.kind === "count" ? "rollbar.atLeastOne" : "rollbar.chance";
+    if (typeof p === "number") key = odds.kind === "count" ? `rollbar.atLeastOne${about}` : "rollbar.chance";
   }
   if (typeof p !== "number") return { key: null, p: null, stale: false };
   return { key, p, stale: Boolean(lastOdds.stale || formError) };

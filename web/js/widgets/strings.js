@@ -111,6 +111,8 @@ addStrings({
     "rollbar.versus": "Chances de l’emporter : {p}",
     "rollbar.mean": "Total moyen : {mean}",
     "rollbar.atLeastOne": "Chances d’au moins une réussite : {p}",
+    "rollbar.meanAbout": "Total moyen : environ {mean}",
+    "rollbar.atLeastOneAbout": "Chances d’au moins une réussite : environ {p}",
     // the result card (Fudge dice, stage margin) and the replay banner
     "die.describeFudge": "{kind} : {face}",
     "die.kind.fudge": "dé Fudge",
@@ -232,6 +234,8 @@ addStrings({
     "rollbar.versus": "Chance to win: {p}",
     "rollbar.mean": "Mean total: {mean}",
     "rollbar.atLeastOne": "Chance of at least one success: {p}",
+    "rollbar.meanAbout": "Mean total: about {mean}",
+    "rollbar.atLeastOneAbout": "Chance of at least one success: about {p}",
     // the result card (Fudge dice, stage margin) and the replay banner
     "die.describeFudge": "{kind}: {face}",
     "die.kind.fudge": "Fudge die",
