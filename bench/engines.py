@@ -3,7 +3,7 @@
     python bench/engines.py [--engines chromium,firefox,webkit] [--rounds N] [--no-build]
                             [--dist DIR] [--before DIR] [--hogs N[,N...]] [--shaped N]
 
-The README's figures, quiet and then beside two CPU hogs, in one command:
+The figures of docs/performance.md, quiet and then beside two CPU hogs, in one command:
 
     python bench/engines.py --hogs 0,2 --shaped 2
 

@@ -49,7 +49,7 @@ STDLIB_DROPPED = (
 #: gets the index it had, unless a side module grows the table meanwhile: none is loaded
 #: here, and the snapshot is made by this same code anyway). Linking the runtime at start
 #: adds 5,441 functions to the table, and each WebAssembly.Table grow(1) is dear in WebKit:
-#: 150-270 ms of WebKitGTK's restore, about 160-240 ms less with the edit (README,
+#: 150-270 ms of WebKitGTK's restore, about 160-240 ms less with the edit (docs/performance.md,
 #: "Measured on 3 December (a third session)").
 #: (old, new): the build fails if `old` is not found exactly once (another Pyodide).
 PYODIDE_TABLE_GROWTH = (
