@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .fields import Field, ParamError, read_face, validate
-from .i18n import Template, Text
+from .i18n import LANGS, Template, Text, headline_words
 
 SEED_MAX = 2**53 - 1  # seeds must survive a round trip through JavaScript numbers
 
@@ -325,6 +325,20 @@ class System(Generic[P]):
         """The number a player reads first on this roll (the stage's headline): a pool's
         successes, a total, the d100's number. None: the system names none."""
         return None
+
+    def headline_kind(self, result: RollResult) -> str:
+        """What the headline number is: ``total``, ``successes`` or ``number`` (said as is);
+        the words come from :func:`pyrules.i18n.headline_words`."""
+        return "number"
+
+    def headline_texts(self, result: RollResult, spoken: bool = False) -> dict[str, str] | None:
+        """The headline in words, in every language (« 9 réussites », « Total 12 », « 43 »;
+        ``spoken``: the number first, « 12 au total »); None when the system names none."""
+        n = self.headline(result)
+        if n is None:
+            return None
+        kind = self.headline_kind(result)
+        return {lang: headline_words(kind, n, lang, spoken) for lang in LANGS}
 
     def roll_answer(self, result: RollResult, out: dict[str, Any]) -> dict[str, Any]:
         """The ``roll`` answer of ``result`` as api.py built it; a system may reshape it."""

@@ -38,6 +38,31 @@ def winner_text(lang: str, winner: str) -> str:
     }[winner].get(lang)
 
 
+def number_text(n: int) -> str:
+    """A number as the headline writes it: digits, a real minus sign below zero."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
+#: What a headline number is (:meth:`pyrules.core.System.headline_kind`), in words: a total,
+#: successes (French keeps 0 and 1 singular), or the number alone (a d100's roll).
+def headline_words(kind: str, n: int, lang: str, spoken: bool = False) -> str:
+    """``spoken``: as a screen reader says it, the number first (« 12 au total »)."""
+    shown = number_text(n)
+    if kind == "total" and spoken:
+        return f"{shown} au total" if lang == "fr" else f"{shown} in total"
+    if kind == "total":
+        return f"Total {shown}"
+    if kind == "successes":
+        if lang == "en":
+            return f"{shown} success" if n == 1 else f"{shown} successes"
+        return f"{shown} réussite" if abs(n) < 2 else f"{shown} réussites"
+    return shown
+
+
+#: Two sides' headlines side by side (an opposition, a combat action).
+VERSUS = Text("{a} contre {b}", "{a} vs {b}")
+
+
 def render(template: Text, lang: str, **args: Any) -> str:
     """Fill ``template`` in ``lang``; any :class:`Text` argument is rendered in ``lang`` too."""
     clean = {k: (v.get(lang) if isinstance(v, Text) else v) for k, v in args.items()}

@@ -8,6 +8,7 @@ from typing import Any
 from ..core import Odds, OpposeOdds, OpposeResult, RollResult, System
 from ..errors import PyrulesError
 from ..explain import both
+from ..i18n import LANGS, VERSUS, number_text
 from .base import params_json
 from .cache import odds_of, oppose_odds_of, ranks_of
 
@@ -57,6 +58,8 @@ def roll_json(system: System[Any], result: RollResult, params: Any, lang: str,
     }
     out.update(result.extra)
     out["headline"] = system.headline(result)
+    out.update(headline_json(system.headline_texts(result), lang,
+                             system.headline_texts(result, spoken=True)))
     mine = result if judged is True else judged or None
     out.update(chance_json(system, params, mine, not result.physical))
     out["explanation"] = texts[lang]
@@ -75,6 +78,29 @@ def own_json(system: System[Any], params: Any, own: RollResult, seeded: bool) ->
     return {"outcome": own.outcome, "success": own.success, "margin": own.margin,
             "luck": None if rank is None else float(rank),
             "luck_exact": None if rank is None else str(rank)}
+
+
+def headline_json(texts: dict[str, str] | None, lang: str,
+                  spoken: dict[str, str] | None = None) -> dict[str, Any]:
+    """The headline in words: ``headline_text`` in the request's language, ``headline_texts``
+    in each (a page switches language without asking again) and ``headline_spoken`` in each,
+    as a screen reader says it, the number first (the same words when no other)."""
+    if texts is None:
+        return {"headline_text": None, "headline_texts": None, "headline_spoken": None}
+    return {"headline_text": texts[lang], "headline_texts": texts,
+            "headline_spoken": spoken or texts}
+
+
+def versus_json(sides: list[dict[str, Any]], lang: str) -> dict[str, Any]:
+    """Two sides' numbers side by side (« 12 contre 7 »), one side's headline alone (a shot:
+    the shooter's roll), or none."""
+    if len(sides) == 1:
+        return headline_json(sides[0].get("headline_texts"), lang, sides[0]["headline_spoken"])
+    numbers = [n for n in (side.get("headline") for side in sides) if isinstance(n, int)]
+    if len(numbers) != 2 or len(sides) != 2:
+        return headline_json(None, lang)
+    a, b = (number_text(n) for n in numbers)
+    return headline_json({code: VERSUS.get(code).format(a=a, b=b) for code in LANGS}, lang)
 
 
 def oppose_json(
@@ -107,6 +133,7 @@ def oppose_json(
         "chance": chance,
     }
     out.update(result.extra)
+    out.update(versus_json([out["actor"], out["opponent"]], lang))
     out["explanation"] = texts[lang]
     out["explanations"] = texts
     return out

@@ -27,7 +27,7 @@ from ..systems.steps.table import (
     resolve_combat,
     split_ardeur,
 )
-from .answers import own_json, roll_json
+from .answers import own_json, roll_json, versus_json
 from .base import Checked, Op, get_seed, params_json
 from .joining import joining
 
@@ -161,6 +161,7 @@ def run_combat(c: Checked) -> dict[str, Any]:
         "opponent": {"loss": out.opponent_loss, "ardeur": out.opponent_ardeur,
                      "knocked_out": "opponent" in out.knocked_out},
         "rolls": rolls,
+        **versus_json(rolls, lang),  # « 12 contre 7 », or the shooter's roll alone
         "explanation": texts[lang], "explanations": texts,
     }
     action = c["action"]

@@ -147,7 +147,9 @@ def test_dice_tumble_then_land_on_the_engine_faces(app: App) -> None:
     assert page.locator("#result .die.tumbling").count() == 0
     assert page.is_hidden("#skip-hint")
     label = outcome_label("pool", expected["outcome"])
-    wait_announced(page, f"{label}, marge {signed(expected['margin'])}.")
+    # the number first (issue 39), then the tier and the margin
+    spoken = expected["headline_spoken"]["fr"]
+    wait_announced(page, f"{spoken}. {label}, marge {signed(expected['margin'])}.")
 
 
 @pytest.mark.parametrize("how", ["key", "tap"])

@@ -306,7 +306,7 @@ def test_an_expression_past_the_exact_budget_rolls_and_its_odds_say_about(app: A
                              "params": {"expression": "100d1000"}})["result"]
     assert len(expected["dice"]) == 100
     headline = page.text_content("[data-roll-stage] [data-headline]")
-    assert headline == str(expected["total"]), (headline, expected["total"])
+    assert headline == f"Total {expected['total']}", (headline, expected["total"])
     page.keyboard.press("Escape")  # the stage closes, as a player leaves it
     page.wait_for_selector("[data-roll-stage]", state="hidden")
     page.fill(field, "3d6")

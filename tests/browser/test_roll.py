@@ -90,10 +90,10 @@ def test_each_system_rolls_through_the_interface(app: App, system_id: str) -> No
         assert shown["headline"] == str(result["headline"]) == str(result["total"])
         assert shown["margin"] is None and shown["label"] is None and shown["outcome"] is None
         stage = app.page.text_content("[data-roll-stage] [data-headline]")
-        assert stage == str(result["total"])
+        assert stage == result["headline_texts"]["fr"] == f"Total {result['total']}"
         assert app.page.locator("[data-roll-stage] .verdict-margin").count() == 0
         assert shown["faces"] == [d["final"] for d in result["dice"]]
-        wait_announced(app.page, f"Total {result['total']}.")
+        wait_announced(app.page, f"{result['total']} au total.")  # the number first
         return
     assert shown["outcome"] == result["outcome"]
     assert shown["label"] == outcome_label(system_id, result["outcome"])
@@ -106,8 +106,10 @@ def test_each_system_rolls_through_the_interface(app: App, system_id: str) -> No
     for key in ("successes", "total"):
         if key in result:
             assert shown["numbers"][key] == str(result[key])
-    # The live region says the tier and the margin.
-    wait_announced(app.page, f"{shown['label']}, marge {signed(result['margin'])}.")
+    # The live region says the number first (issue 39), then the tier and the margin.
+    first = result["headline_spoken"]["fr"]
+    assert first.startswith(str(result["headline"]))
+    wait_announced(app.page, f"{first}. {shown['label']}, marge {signed(result['margin'])}.")
 
 
 def test_d100_draws_two_d10_tens_and_units(app: App) -> None:
@@ -145,7 +147,8 @@ def test_physical_dice_give_the_expected_verdict(app: App) -> None:
     assert "dés physiques" in shown["meta"]
     # The live announcement of the result on screen follows the language switch (issue 22).
     # (DIFF 4, 3 successes: margin −1, the card's own numbers.)
-    said = {"fr": f"Échec, marge {shown['margin']}.", "en": f"Failure, margin {shown['margin']}."}
+    said = {"fr": f"3 réussites. Échec, marge {shown['margin']}.",
+            "en": f"3 successes. Failure, margin {shown['margin']}."}
     assert shown["margin"] == signed(-1)
     wait_announced(page, said["fr"])
     switch_language(app, "en")

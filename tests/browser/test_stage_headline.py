@@ -31,13 +31,24 @@ def minus(n: int) -> str:
     return f"\u2212{-n}" if n < 0 else str(n)
 
 
+#: What each system's headline says beside its number (issue 39, item 1), in French.
+WORDS = {"pool": "{n} réussites", "d6": "Total {n}", "d100": "{n}", "steps": "Total {n}",
+         "notation": "Total {n}"}
+
+
 def expected_headline(answer: dict[str, Any]) -> str:
     if "actor" in answer and "opponent" in answer:
         a, b = answer["actor"]["headline"], answer["opponent"]["headline"]
         assert isinstance(a, int) and isinstance(b, int), ("no headline from the engine", a, b)
+        assert answer["headline_texts"]["fr"] == f"{minus(a)} contre {minus(b)}"
         return f"{minus(a)} contre {minus(b)}"
     assert isinstance(answer["headline"], int), ("no headline from the engine", answer)
-    return minus(answer["headline"])
+    n = answer["headline"]
+    words = WORDS[answer["system"]].format(n=minus(n))
+    if answer["system"] == "pool" and abs(n) < 2:
+        words = words.replace("réussites", "réussite")
+    assert answer["headline_texts"]["fr"] == words
+    return words
 
 
 @pytest.fixture(scope="module")

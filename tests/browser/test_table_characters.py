@@ -209,14 +209,16 @@ def test_quick_roll_lands_in_history_with_the_name(app: App) -> None:
     }
     # The announcement names who rolled, and follows the language switch (issue 22).
     label = {lang: outcome_label("d6", expected["outcome"], lang) for lang in ("fr", "en")}
-    wait_announced(page, f"Darate, Épée : {label['fr']}, marge {signed(expected['margin'])}.")
+    spoken = expected["headline_spoken"]  # the number first (issue 39)
+    said = f"Darate, Épée : {spoken['fr']}. {label['fr']}, marge {signed(expected['margin'])}."
+    wait_announced(page, said)
     page.click("[data-lang=en]")
     page.wait_for_function(
         "(t) => document.getElementById('announcer').textContent.startsWith(t)",
-        arg=f"Darate, Épée: {label['en']}, margin ",
+        arg=f"Darate, Épée: {spoken['en']}. {label['en']}, margin ",
     )
     page.click("[data-lang=fr]")
-    wait_announced(page, f"Darate, Épée : {label['fr']}, marge {signed(expected['margin'])}.")
+    wait_announced(page, said)
     entry = history_entries(app)[0]
     assert entry["who"]["name"] == "Darate" and entry["who"]["label"] == "Épée"
     assert entry["seed"] == 77 and entry["outcome"] == expected["outcome"]

@@ -390,14 +390,18 @@ def test_combat_screen_english_and_sizes(app: App, tmp_path: Path) -> None:
     act(app, "Aldric", "Bandit", "melee", 4)
     said = page.eval_on_selector_all("#combat-last .combat-last-text li",
                                      "ls => ls.map((l) => l.textContent).join(' ')")
+    # The stage's « 12 contre 7 » is said first (issue 39), then the log's lines.
+    head = page.text_content("[data-roll-stage] [data-headline]") or ""
+    assert " contre " in head
     page.wait_for_function("(t) => document.getElementById('announcer').textContent === t",
-                           arg=said)
+                           arg=f"{head}. {said}")
     page.click("button[data-lang=en]")
     try:
         page.wait_for_function(
             """(fr) => { const t = [...document.querySelectorAll(
                   '#combat-last .combat-last-text li')].map((l) => l.textContent).join(' ');
-              return t !== fr && document.getElementById('announcer').textContent === t; }""",
+              const said = document.getElementById('announcer').textContent;
+              return t !== fr && / vs /.test(said) && said.endsWith(`. ${t}`); }""",
             arg=said,
         )
         assert page.text_content("#combat-next") == "Next turn"

@@ -58,6 +58,57 @@ def test_the_headline_is_the_number_a_player_reads_first(seed: int) -> None:
     assert steps["headline"] == steps["total"] == steps["dice"][0]["final"] + 2
 
 
+@pytest.mark.parametrize(("system", "params", "fr", "en"), [
+    ("pool", {}, "{n} réussites", "{n} successes"),
+    ("d6", {}, "Total {n}", "Total {n}"),
+    ("d100", {}, "{n}", "{n}"),
+    ("steps", {"bonus": 2}, "Total {n}", "Total {n}"),
+    ("notation", {"expression": "2d6+3"}, "Total {n}", "Total {n}"),
+    ("notation", {"expression": "8d10>=6"}, "{n} réussites", "{n} successes"),
+])
+def test_the_headline_says_what_its_number_is(system: str, params: dict[str, Any], fr: str,
+                                             en: str) -> None:
+    """Issue 39, item 1: the number with its unit, in the system's words, number first for a
+    count (what a screen reader says first)."""
+    for seed in (3, 4, 5):
+        r = ok({"op": "roll", "system": system, "params": params, "seed": seed, "lang": "en"})
+        n = r["headline"]
+        assert n >= 2 or fr == "{n}" or "Total" in fr  # these seeds: a plural for counts
+        assert r["headline_texts"] == {"fr": fr.format(n=n), "en": en.format(n=n)}
+        assert r["headline_text"] == en.format(n=n)
+        # what a screen reader says: the number first
+        assert all(said.startswith(str(n)) for said in r["headline_spoken"].values())
+        if fr.startswith("Total"):
+            assert r["headline_spoken"] == {"fr": f"{n} au total", "en": f"{n} in total"}
+
+
+def test_counts_of_0_and_1_are_singular_in_french_and_1_in_english() -> None:
+    one = ok({"op": "roll", "system": "notation", "params": {"expression": "1d6>=1"},
+              "seed": 1})
+    assert one["headline_texts"] == {"fr": "1 réussite", "en": "1 success"}
+    none = ok({"op": "roll", "system": "notation", "params": {"expression": "1d6>=7"},
+               "seed": 1})
+    assert none["headline_texts"] == {"fr": "0 réussite", "en": "0 successes"}
+    below = ok({"op": "roll", "system": "notation", "params": {"expression": "1d4-9"},
+                "seed": 1})
+    assert below["headline_texts"]["fr"] == f"Total \u2212{-below['headline']}"
+
+
+def test_an_opposition_and_every_combat_action_headline_both_numbers() -> None:
+    o = ok({"op": "oppose", "system": "steps", "actor": {}, "opponent": {}, "seed": 11})
+    a, b = o["actor"]["headline"], o["opponent"]["headline"]
+    assert o["headline_texts"] == {"fr": f"{a} contre {b}", "en": f"{a} vs {b}"}
+    for kind in ("melee", "skirmish"):
+        c = ok({"op": "combat", "params": {"kind": kind}, "actor": {"bonus": 5},
+                "opponent": {"bonus": 1}, "seed": 8, "lang": "fr"})
+        a, b = (roll["headline"] for roll in c["rolls"])
+        assert c["headline_text"] == f"{a} contre {b}", kind
+    ranged = ok({"op": "combat", "params": {"kind": "ranged"}, "actor": {}, "opponent": {},
+                 "seed": 8, "lang": "fr"})
+    assert len(ranged["rolls"]) == 1  # the shooter alone: its own headline
+    assert ranged["headline_text"] == f"Total {ranged['rolls'][0]['headline']}"
+
+
 @pytest.mark.parametrize("system", ["pool", "d6", "d100", "steps"])
 def test_an_opposition_carries_who_wins_and_each_sides_own_luck(system: str) -> None:
     req = {"system": system, "actor": {}, "opponent": {}}

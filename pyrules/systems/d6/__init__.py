@@ -190,6 +190,9 @@ class D6System(System[D6Params]):
     def headline(self, result: RollResult) -> int | None:
         return int(result.get("total"))
 
+    def headline_kind(self, result: RollResult) -> str:
+        return "total"
+
     def oppose_score(self, result: RollResult) -> int:
         return int(result.get("total"))
 

@@ -277,6 +277,9 @@ class NotationSystem(System[NotationParams]):
     def headline(self, result: RollResult) -> int:
         return int(result.get("total"))
 
+    def headline_kind(self, result: RollResult) -> str:
+        return "successes" if result.get("kind") == "count" else "total"
+
     def roll_answer(self, result: RollResult, out: dict[str, Any]) -> dict[str, Any]:
         out["margin"] = None
         if out["kind"] == "count":

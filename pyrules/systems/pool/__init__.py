@@ -280,6 +280,9 @@ class PoolSystem(System[PoolParams]):
     def headline(self, result: RollResult) -> int | None:
         return int(result.get("successes"))
 
+    def headline_kind(self, result: RollResult) -> str:
+        return "successes"
+
     def odds(self, params: PoolParams) -> Odds:
         return pool_odds(params)
 

@@ -160,6 +160,9 @@ class StepsSystem(System[StepsParams]):
     def headline(self, result: RollResult) -> int | None:
         return int(result.get("total"))
 
+    def headline_kind(self, result: RollResult) -> str:
+        return "total"
+
     def oppose_score(self, result: RollResult) -> int:
         return int(result.get("total"))
 

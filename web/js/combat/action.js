@@ -14,6 +14,7 @@ import { combatEntry, partsOf, turnWarning } from "./combat-record.js";
 import { logText, renderLast } from "./log.js";
 import { actionRequest, AUTO, canAct, skillFor } from "./state.js";
 import "./strings.js";
+import "../widgets/strings.js";
 
 export function renderAction(cv, system, table) {
   // Who can act, whose turn it is: the engine's `fight` answer (cv.judged), never decided here.
@@ -196,7 +197,13 @@ async function landAction(cv, { request, result, actor, target, actorSkill, targ
   await new Promise((landed) => {
     playStage({ dice, verdict, detail: last, answer: result }, () => {
       last?.classList.remove("stage-pending");
-      cv.ctx.announce(logText(entry).join(" "), () => logText(entry).join(" "));
+      // The engine's « 12 contre 7 » first, then what the log says.
+      const said = () => {
+        const rest = logText(entry).join(" ");
+        const head = result.headline_spoken?.[lang()];
+        return head ? t("result.announceThen", { headline: head, rest }) : rest;
+      };
+      cv.ctx.announce(said(), said);
       landed();
     });
   });

@@ -1,9 +1,10 @@
-// The stage's headline: the number a player reads first, taken as is from the engine's
-// answer (`headline`, see docs/api.md), never worked out here. A roll shows its own
-// headline; an opposition (or a combat action) both sides' headlines, « 6 contre 3 ».
+// The stage's headline: the number a player reads first and what it is, taken as is from the
+// engine's answer (`headline_texts`, in every language: « 9 réussites », « Total 12 », « 43 »,
+// « 12 contre 7 » for an opposition or a combat action; see docs/api.md), never worked out
+// here. An answer stored before the engine said it in words: its `headline` numbers alone.
 // No number in the answer (null, missing, not a finite integer): no headline at all.
 
-import { t } from "../lib/i18n.js";
+import { lang, t } from "../lib/i18n.js";
 import "./strings.js";
 
 const number = (value) => (Number.isSafeInteger(value) ? value : null);
@@ -27,7 +28,21 @@ export function numberText(n) {
 
 /** The headline text of an engine answer in the current language ("" when it names none). */
 export function headlineText(answer) {
+  const words = answer && typeof answer === "object" ? answer.headline_texts : null;
+  const said = words && typeof words === "object" ? words[lang()] : null;
+  if (typeof said === "string" && said) return said;
   const numbers = headlineNumbers(answer).map(numberText);
   if (numbers.length === 2) return t("stage.versus", { a: numbers[0], b: numbers[1] });
   return numbers[0] || "";
+}
+
+/**
+ * The headline as the stage draws it: its numbers in large type, its words beside them in
+ * smaller type ([{text, number}] in reading order; the text reads the same once joined).
+ */
+export function headlineParts(text) {
+  return String(text)
+    .split(/([\u2212-]?\d+)/)
+    .filter((part) => part !== "")
+    .map((part) => ({ text: part, number: /^[\u2212-]?\d+$/.test(part) }));
 }

@@ -18,7 +18,7 @@ import { createDie, setFace, tumble } from "./dice.js";
 import { onPrefs, prefs, savePrefs } from "../ui/dice-settings.js";
 import { h, prefersReducedMotion, s } from "../lib/dom.js";
 import { onLangChange, t } from "../lib/i18n.js";
-import { headlineText } from "./headline.js";
+import { headlineParts, headlineText } from "./headline.js";
 import { click, soundLog } from "./sound.js";
 export { preload3d, preload3dSoon } from "./stage3d.js";
 import { awake } from "./wake.js";
@@ -170,7 +170,7 @@ function showDetail() {
 /** The headline of the throw on the stage, in the current language (empty: none). */
 function drawHeadline(show) {
   const text = headlineText(show.answer);
-  el.headline.textContent = text;
+  el.headline.replaceChildren(...headlineParts(text).map((part) => h("span", { class: part.number ? "headline-number" : "headline-words", text: part.text })));
   el.headline.hidden = !text;
 }
 

@@ -4,7 +4,7 @@
 
 import { createDie, d100Parts, setFace } from "../stage/dice.js";
 import { h } from "../lib/dom.js";
-import { formatSigned, pick, t } from "../lib/i18n.js";
+import { formatSigned, lang, pick, t } from "../lib/i18n.js";
 import { outcomeIcon, outcomeInfo, paint } from "./outcomes.js";
 import "./strings.js";
 import "../ui/strings.js";
@@ -165,6 +165,12 @@ export function headlineOf(result) {
   return typeof value === "number" ? { kind: result.kind, value } : null;
 }
 
+/** The engine's headline as a screen reader says it, in the page's language (or null). */
+export function spokenHeadline(result) {
+  const said = result?.headline_spoken?.[lang()];
+  return typeof said === "string" && said ? said : null;
+}
+
 /** The neutral badge of a sum: its total in large type, no tier colour, tick or margin. */
 function totalBadge(headline, extraClass) {
   const label = t(headline.kind === "count" ? "result.successes" : "result.total");
@@ -189,10 +195,13 @@ export function renderRoll(system, result, { placement } = {}) {
   const badges = sum ? [totalBadge(headline, "tier-badge--big")] : [headline ? totalBadge(headline, "tier-badge--big") : "", tierBadge(system, result.outcome, "tier-badge--big")];
   card.append(h("header", { class: "result-head" }, ...badges, numbers(result)), tray, placementBox(placement) || "", explanation(result) || "", meta(result));
   // say(): the announcement in the language of the moment (said again after a switch).
+  // The engine's headline first, as a screen reader says it (« 9 réussites », « 12 au total »).
   const say = () => {
     const label = outcomeInfo(system, result.outcome).label;
-    if (!headline) return t("result.announce", { outcome: label, margin: formatSigned(result.margin) });
-    return sum ? t("result.announceTotal", { total: headline.value }) : t("result.announceCount", { outcome: label, n: headline.value });
+    const first = spokenHeadline(result);
+    if (!headline) return first ? t("result.announceHeadline", { headline: first, outcome: label, margin: formatSigned(result.margin) }) : t("result.announce", { outcome: label, margin: formatSigned(result.margin) });
+    if (sum) return first ? t("result.announceSpoken", { headline: first }) : t("result.announceTotal", { total: headline.value });
+    return first ? t("result.announceCountSpoken", { headline: first, outcome: label }) : t("result.announceTotal", { total: headline.value });
   };
   const verdict = () =>
     headline ? stageVerdict(system, sum ? null : result.outcome, null, null, null, headline) : stageVerdict(system, result.outcome, formatSigned(result.margin));
@@ -292,7 +301,11 @@ export function renderOppose(system, result, { names } = {}) {
   // The whole explanation only when it says more than the line already on top.
   const lines = (result.explanations && pick(result.explanations)) || result.explanation || [];
   card.append(lines.length > 1 ? explanation(result) : "", meta({ seed: result.seed ?? result.actor.seed, physical: result.physical ?? result.actor.physical }));
-  const say = () => t("result.announceOppose", { winner: winnerOf(), margin: result.margin });
+  const say = () => {
+    const first = spokenHeadline(result);
+    const rest = t("result.announceOppose", { winner: winnerOf(), margin: result.margin });
+    return first ? t("result.announceThen", { headline: first, rest }) : rest;
+  };
   const verdict = () => stageVerdict(system, result.winner_outcome, String(result.margin), winnerText, result.winner);
   return { element: card, dice: animated, announce: say(), say, answer: result, verdict };
 }
