@@ -7,7 +7,7 @@ import { test } from "node:test";
 globalThis.document = { documentElement: {}, querySelectorAll: () => [], title: "" };
 
 const { setLang } = await import("../../web/js/lib/i18n.js");
-const { headlineNumbers, headlineText } = await import("../../web/js/stage/headline.js");
+const { headlineNumbers, headlineParts, headlineText } = await import("../../web/js/stage/headline.js");
 
 test("a roll's headline is its own number, a real minus below zero", () => {
   assert.equal(headlineText({ headline: 35 }), "35");
@@ -29,4 +29,17 @@ test("no number named by the engine: no headline (nothing worked out in JS)", ()
     assert.deepEqual(headlineNumbers(answer), [], JSON.stringify(answer));
     assert.equal(headlineText(answer), "");
   }
+});
+
+test("the engine's words win, in the page's language; the stage draws their numbers large", () => {
+  const answer = { headline: 9, headline_texts: { fr: "9 réussites", en: "9 successes" } };
+  setLang("en");
+  assert.equal(headlineText(answer), "9 successes");
+  setLang("fr");
+  assert.equal(headlineText(answer), "9 réussites");
+  // a combat action: its sides hold losses, the top of the answer holds « 12 contre 7 »
+  assert.equal(headlineText({ actor: { loss: 2 }, opponent: { loss: 0 }, headline_texts: { fr: "12 contre 7", en: "12 vs 7" } }), "12 contre 7");
+  assert.deepEqual(headlineParts("Total \u22128"), [{ text: "Total ", number: false }, { text: "\u22128", number: true }]);
+  assert.deepEqual(headlineParts("12 contre 7").map((p) => p.number), [true, false, true]);
+  assert.equal(headlineParts("9 réussites").map((p) => p.text).join(""), "9 réussites");
 });
