@@ -139,10 +139,14 @@ def test_boots_answers_the_api_and_rolls_from_the_button(
               boot: document.getElementById('boot').dataset.state,
               lang: document.documentElement.lang,
               enabled: !document.getElementById('roll-button').disabled,
+              preferred: [...(navigator.languages || [navigator.language])],
             };
             """
         )
-        assert state == {"boot": "ready", "lang": "fr", "enabled": True}
+        # No choice stored: the browser's first language the app speaks, else French.
+        spoken = [tag.lower().split("-")[0] for tag in state.pop("preferred")]
+        want = next((code for code in spoken if code in ("fr", "en")), "fr")
+        assert state == {"boot": "ready", "lang": want, "enabled": True}
         answers = engine.js(
             "return await Promise.all(args[0].map((r) => window.pyrules.call(r)));", REQUESTS
         )

@@ -13,7 +13,21 @@ const STORAGE_KEY = "pyrules:lang";
 // once when it is first imported; this module holds no string of its own.
 const STRINGS = { fr: {}, en: {} };
 
-let current = LANGS.includes(storageGet(STORAGE_KEY, "fr")) ? storageGet(STORAGE_KEY, "fr") : "fr";
+/**
+ * The language to start in when none is stored: the first of the browser's preferred
+ * languages that the app speaks (an English browser gets English), else French.
+ */
+export function browserLang(preferred = globalThis.navigator?.languages ?? [globalThis.navigator?.language]) {
+  for (const tag of preferred ?? []) {
+    const base = String(tag ?? "").toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return "fr";
+}
+
+// A stored choice wins over the browser's languages.
+const stored = storageGet(STORAGE_KEY, null);
+let current = LANGS.includes(stored) ? stored : browserLang();
 const listeners = new Set();
 
 export function lang() {
@@ -44,9 +58,25 @@ export function t(key, vars = {}) {
     return key;
   }
   const value = (name) => (name in vars ? String(vars[name]) : `{${name}}`);
+  // {n|jet|jets}: the word that agrees with the number n, by the language's plural rules.
+  const agreed = template.replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (_, name, one, other) => (pluralOne(vars[name]) ? one : other));
   // French elision: "de" before a value starting with a vowel reads "d’" ("Jet d’Aëlys").
-  const elided = current === "fr" ? template.replace(/(^|[\s(«’'])([Dd])e \{(\w+)\}/g, (all, before, d, name) => (ELIDE.test(value(name)) ? `${before}${d}’{${name}}` : all)) : template;
+  const elided = current === "fr" ? agreed.replace(/(^|[\s(«’'])([Dd])e \{(\w+)\}/g, (all, before, d, name) => (ELIDE.test(value(name)) ? `${before}${d}’{${name}}` : all)) : agreed;
   return elided.replace(/\{(\w+)\}/g, (_, name) => value(name));
+}
+
+const pluralRules = new Map();
+
+/** Whether the number takes the singular in the current language (French: 0 and 1). */
+export function pluralOne(n) {
+  const number = Number(n);
+  if (!Number.isFinite(number)) return false;
+  let rules = pluralRules.get(current);
+  if (!rules) {
+    rules = new Intl.PluralRules(current);
+    pluralRules.set(current, rules);
+  }
+  return rules.select(Math.abs(number)) === "one";
 }
 
 /** A word that takes "d’" rather than "de" in French: a vowel first (a silent h is not guessed). */
