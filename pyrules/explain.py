@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .core import Line
-from .i18n import LANGS, Template, Text
+from .i18n import LANGS, Template, Text, fill
 from .registry import SYSTEMS
 
 
@@ -31,7 +31,7 @@ def render_line(line: Line, lang: str) -> str:
     template = TEMPLATES[line.key]
     args = dict(line.args)
     if isinstance(template, Text):
-        return template.get(lang).format(**args)
+        return fill(template.get(lang), lang, args)
     return template(lang, args)
 
 

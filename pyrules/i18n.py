@@ -5,6 +5,7 @@ French comes first; English is always available. Nothing here does any maths.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -63,10 +64,35 @@ def headline_words(kind: str, n: int, lang: str, spoken: bool = False) -> str:
 VERSUS = Text("{a} contre {b}", "{a} vs {b}")
 
 
+#: ``{name|one|other}`` in a template: the word that agrees with the number ``name``.
+PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+
+
+def is_one(n: Any, lang: str) -> bool:
+    """Whether ``n`` takes the singular: French 0 and 1 (and -1), English 1 alone."""
+    try:
+        value = abs(float(n))
+    except (TypeError, ValueError):
+        return False
+    return value < 2 if lang == "fr" else value == 1
+
+
+def agree(n: Any, lang: str, one: str, other: str) -> str:
+    """The word that agrees with ``n`` in ``lang`` (for templates written as functions)."""
+    return one if is_one(n, lang) else other
+
+
+def fill(text: str, lang: str, args: dict[str, Any]) -> str:
+    """``text`` with its plural words agreeing (``{n|jet|jets}``), then its placeholders."""
+    agreed = PLURAL.sub(lambda m: m.group(2) if is_one(args.get(m.group(1)), lang)
+                        else m.group(3), text)
+    return agreed.format(**args)
+
+
 def render(template: Text, lang: str, **args: Any) -> str:
     """Fill ``template`` in ``lang``; any :class:`Text` argument is rendered in ``lang`` too."""
     clean = {k: (v.get(lang) if isinstance(v, Text) else v) for k, v in args.items()}
-    return template.get(lang).format(**clean)
+    return fill(template.get(lang), lang, clean)
 
 
 ERRORS: dict[str, Text] = {
@@ -142,7 +168,8 @@ ERRORS: dict[str, Text] = {
         "'{label}': each value must be between {min} and {max}.",
     ),
     "face_count": Text(
-        "« {label} » : il faut exactement {count} dé(s) à {sides} faces, {given} donné(s).",
+        "« {label} » : il faut exactement {count} {count|dé|dés} à {sides} faces, {given}"
+        " {given|donné|donnés}.",
         "'{label}': exactly {count} {sides}-sided dice are needed, {given} given.",
     ),
     "face_sides": Text(
@@ -160,7 +187,8 @@ ERRORS: dict[str, Text] = {
         "Modifiers too large: {what} must stay between {min} and {max}.",
     ),
     "placement_count": Text(
-        "Le placement doit donner une valeur par dé de Flamme ({count}), {given} donnée(s).",
+        "Le placement doit donner une valeur par dé de Flamme ({count}), {given}"
+        " {given|donnée|données}.",
         "The placement must give one value per Flame die ({count}), {given} given.",
     ),
     "placement_on_one": Text(
@@ -173,7 +201,8 @@ ERRORS: dict[str, Text] = {
         "A Flame die stays between 2 and 6: die #{index} ({face}) cannot become {final}.",
     ),
     "placement_budget": Text(
-        "Placement impossible : {used} {what} placée(s) pour {available} disponible(s).",
+        "Placement impossible : {used} {what} {used|placée|placées} pour {available}"
+        " {available|disponible|disponibles}.",
         "Impossible placement: {used} {what} placed but only {available} available.",
     ),
     "seed": Text(
@@ -231,7 +260,8 @@ ERRORS: dict[str, Text] = {
         "'{label}': numbers go up to {max}.",
     ),
     "notation_keep": Text(
-        "« {label} » : on ne peut garder ou écarter qu'entre 1 et {count} dé(s) de ce groupe"
+        "« {label} » : on ne peut garder ou écarter qu'entre 1 et {count} {count|dé|dés} de ce"
+        " groupe"
         " (et il doit en rester un).",
         "'{label}': keep or drop between 1 and {count} dice of that group (one must remain).",
     ),
@@ -270,7 +300,8 @@ ERRORS: dict[str, Text] = {
         " the roll itself still rolls. For its odds: fewer dice or sides, or fewer kept dice.",
     ),
     "notation_faces_missing": Text(
-        "« {label} » : il manque des dés ({given} donné(s)) ; noter chaque dé lancé, relances"
+        "« {label} » : il manque des dés ({given} {given|donné|donnés}) ; noter chaque dé lancé,"
+        " relances"
         " et explosions comprises.",
         "'{label}': dice are missing ({given} given); enter every die thrown, rerolls and"
         " explosions included.",

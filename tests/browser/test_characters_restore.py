@@ -116,8 +116,8 @@ def check_notice(app: App) -> None:
     page.wait_for_selector("#notice-restored")
     text = page.inner_text("#notice-restored")
     assert "Des personnages mis de côté sont revenus" in text
-    assert "2 personnage(s) mis de côté" in text
-    assert "1 élément(s) restent à part" in text
+    assert "2 personnages mis de côté par une version précédente sont" in text
+    assert "1 élément reste à part : le moteur ne l’accepte toujours pas" in text
     assert page.get_attribute("#notice-restored", "role") == "status"
     # What stays aside can be downloaded, as it was.
     with page.expect_download() as info:
@@ -126,7 +126,8 @@ def check_notice(app: App) -> None:
     assert [json.loads(item["raw"]) for item in data["items"]] == [JUNK]
     page.click("button[data-lang=en]")
     page.wait_for_selector("#notice-restored:has-text('Characters set aside are back')")
-    assert "2 character(s) set aside" in page.inner_text("#notice-restored")
+    assert "2 characters set aside by an earlier version are" in page.inner_text(
+        "#notice-restored")
     page.click("button[data-lang=fr]")
 
 

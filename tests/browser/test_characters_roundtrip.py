@@ -200,7 +200,8 @@ def test_every_system_survives_reload_and_export_import(
     other.page.set_input_files("#chars-import-file", str(exported))
     other.page.wait_for_selector("#chars-message:not([hidden])")
     message = other.page.text_content("#chars-message")
-    assert message == f"{len(wanted)} personnage(s) importé(s).", message
+    done = "personnages importés" if len(wanted) > 1 else "personnage importé"
+    assert message == f"{len(wanted)} {done}.", message
     assert names(other) == sorted(wanted)
     # The whole file in one call.
     asked = [r for r in sent(other) if r["op"] in ("character", "characters", "validate")]

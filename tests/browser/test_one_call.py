@@ -282,8 +282,9 @@ def test_physical_dice_on_a_sheet_with_an_effort_is_one_call(app: App) -> None:
         assert [d["final"] for d in answer["dice"]] == [int(f) for f in faces.split()]
         # What the efforts box shows is the answer's count; the stored sheet is the answer's.
         efforts = answer["efforts"]
-        assert page.text_content("#efforts-count") == \
-            f"{efforts['available']} disponible(s) sur {efforts['per_day']} aujourd’hui"
+        plural = "s" if efforts["available"] > 1 else ""  # French: 0 and 1 singular
+        assert page.text_content("#efforts-count") == (
+            f"{efforts['available']} disponible{plural} sur {efforts['per_day']} aujourd’hui")
         stored = next(c for c in stored_characters(app) if c["name"] == "Darate")
         assert stored["stats"] == answer["character"]["stats"]
         # A night's rest: one `effort` call, the box redrawn from its answer.

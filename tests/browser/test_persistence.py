@@ -64,7 +64,7 @@ def test_history_survives_a_reload_and_replays(app: App) -> None:
     assert before[1]["summary"] == "POT 6 · DIFF 4"
     app.reload()
     assert entries(app) == before
-    assert page.text_content("#history-count") == "2 jet(s)"
+    assert page.text_content("#history-count") == "2 jets"
     # The selected system and the mode were remembered too.
     assert page.is_checked("#system-d100")
     # "Revoir" shows the pool roll again: same seed, same outcome, not recorded twice.
@@ -137,7 +137,7 @@ def test_language_switch_is_applied_and_remembered(app: App) -> None:
     outcome = page.get_attribute("#result .result-card", "data-outcome")
     label = next(o["label"]["en"] for o in pool["outcomes"] if o["id"] == outcome)
     assert page.text_content("#result .tier-badge--big .tier-label") == label
-    assert page.text_content("#history-count") == "3 roll(s)"
+    assert page.text_content("#history-count") == "3 rolls"
     app.reload()
     assert page.get_attribute("html", "lang") == "en"
     assert page.text_content("#roll-button") == "Roll"

@@ -156,7 +156,7 @@ def test_save_reload_roll_with_one_tap_and_export_import(
     )
     assert (
         other.page.text_content("#chars-message")
-        == "0 personnage(s) et 1 expression(s) importé(s)."
+        == "Importé : 0 personnage et 1 expression."
     )
     other.page.click("#tab-roll")
     free_dice(other)
@@ -193,7 +193,7 @@ def test_an_older_export_without_expressions_still_imports(
     page.wait_for_function(
         "() => (document.getElementById('chars-message')?.textContent || '').includes('importé')"
     )
-    assert page.text_content("#chars-message") == "1 personnage(s) importé(s)."
+    assert page.text_content("#chars-message") == "1 personnage importé."
     assert stored(app) is None
 
 

@@ -32,6 +32,11 @@ pytestmark = pytest.mark.usefixtures("fresh_app")
 # ------------------------------------------------------------------------------ helpers
 
 
+def fr_word(n: int, words: str) -> str:
+    """French words agreeing with n (0 and 1 singular): each takes an s past 1."""
+    return words if abs(n) < 2 else " ".join(f"{w}s" for w in words.split())
+
+
 def show(app: App, view: str) -> None:
     app.page.click(f"#tab-{view}")
     app.page.wait_for_selector(f"#view-{view}:not([hidden])")
@@ -292,7 +297,7 @@ def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
     page = app.page
     make_darate(app)
     pick_character(app, "Darate")
-    assert page.text_content("#efforts-count") == "2 disponible(s) sur 2 aujourd’hui"
+    assert page.text_content("#efforts-count") == "2 disponibles sur 2 aujourd’hui"
     assert page.is_disabled("#efforts-rest")
     open_situation(app)
     page.click("label[for=f-sit-d6-effort]")
@@ -329,7 +334,7 @@ def test_d6_efforts_are_spent_refused_and_restored(app: App) -> None:
     # A night's rest gives them back (and survives a reload).
     page.click("#efforts-rest")
     page.wait_for_selector("#efforts[data-available='2']")
-    assert page.text_content("#efforts-count") == "2 disponible(s) sur 2 aujourd’hui"
+    assert page.text_content("#efforts-count") == "2 disponibles sur 2 aujourd’hui"
     assert stored_characters(app)[0]["stats"]["efforts_used"] == 0
     open_situation(app)
     page.click("label[for=f-sit-d6-effort]")
@@ -379,8 +384,10 @@ def test_pool_sources_panel_applies_its_totals(app: App) -> None:
         for s in expected["sources"]
     ]
     assert page.text_content("#sources-totals") == (
-        f"Total : {expected['augmentations']} augmentation(s), {expected['diminutions']} "
-        f"diminution(s), modificateur {expected['modifiers']}."
+        f"Total : {expected['augmentations']} "
+        f"{fr_word(expected['augmentations'], 'augmentation')}, {expected['diminutions']} "
+        f"{fr_word(expected['diminutions'], 'diminution')}, "
+        f"modificateur {expected['modifiers']}."
     )
     page.click("#sources-apply")
     assert page.is_visible("#f-sit-pool-augmentations")  # the situation opens to show them
@@ -516,7 +523,8 @@ def test_export_import_round_trip_and_bad_file_refused(app: App, tmp_path: Path)
     # Importing the same file keeps both copies: the imported ones get new ids.
     page.set_input_files("#chars-import-file", download.path())
     page.wait_for_selector("#chars-message:has-text('importé')")
-    assert page.text_content("#chars-message") == f"{len(before)} personnage(s) importé(s)."
+    done = fr_word(len(before), "personnage importé")
+    assert page.text_content("#chars-message") == f"{len(before)} {done}."
     after = stored_characters(app)
     assert len(after) == 2 * len(before)
     assert len({c["id"] for c in after}) == len(after)

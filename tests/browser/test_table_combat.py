@@ -210,7 +210,8 @@ def test_melee_loss_goes_to_the_loser_and_unarmed_uses_bagarre(app: App, tmp_pat
     assert faces == [",".join(str(d["final"]) for d in roll["dice"]) for roll in result["rolls"]]
     text = page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-text")
     assert text == (
-        f"Brute l’emporte de {result['margin']}. Aldric perd {result['margin']} point(s) "
+        f"Brute l’emporte de {result['margin']}. Aldric perd {result['margin']} "
+        f"{'point' if result['margin'] < 2 else 'points'} "
         f"d’Ardeur (12 → {12 - result['margin']})."
     )
     head = page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-head")
@@ -251,7 +252,8 @@ def test_ranged_damage_is_the_margin(app: App, tmp_path: Path) -> None:
     assert app.page.locator("#combat-last .combat-roll").count() == 1
     assert app.page.locator("#combat-target-skill").count() == 0  # the target does not roll
     text = app.page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-text")
-    assert text.startswith(f"Aldric touche Bandit : {roll['margin']} point(s) de dégâts.")
+    points = "point" if roll["margin"] < 2 else "points"  # French: 0 and 1 singular
+    assert text.startswith(f"Aldric touche Bandit : {roll['margin']} {points} de dégâts.")
 
 
 def test_a_conceding_loser_loses_nothing(app: App, tmp_path: Path) -> None:

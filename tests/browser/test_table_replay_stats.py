@@ -367,7 +367,7 @@ def test_statistics_per_character(app: App, tmp_path: Any) -> None:
     path.write_text(json.dumps(team), encoding="utf-8")
     page.click("#tab-characters")
     page.set_input_files("#chars-import-file", str(path))
-    page.wait_for_selector("#chars-message:has-text('2 personnage(s) importé(s).')")
+    page.wait_for_selector("#chars-message:has-text('2 personnages importés.')")
     for name, entry, seed in (("Ysolde", "Dague", 1), ("Ysolde", "Dague", 2), ("Oren", "Arc", 3)):
         page.click(f"#char-list .char-card:has(.char-card-name:text-is('{name}'))")
         count = len(history(app))

@@ -151,3 +151,34 @@ test("a module that translates a key imports the file that defines it (registere
   }
   assert.deepEqual(problems, []);
 });
+
+test("no lazy plural « (s) » in any string table, in either language", () => {
+  for (const tables of catalogues()) {
+    for (const code of LANGS) {
+      for (const [key, text] of Object.entries(tables[code] || {})) {
+        assert.doesNotMatch(text, /\w\((s|es|x)\)/, `${code} ${key}: ${text}`);
+      }
+    }
+  }
+});
+
+test("a word agrees with its number: French 0 and 1 singular, English 1 alone", async () => {
+  const { addStrings, setLang, t } = await import("../../web/js/lib/i18n.js");
+  globalThis.document ??= { documentElement: {}, querySelectorAll: () => [], title: "" };
+  addStrings({ fr: { "test.rolls": "{n} {n|jet|jets}" }, en: { "test.rolls": "{n} {n|roll|rolls}" } });
+  setLang("fr");
+  assert.deepEqual([0, 1, 2, 10].map((n) => t("test.rolls", { n })), ["0 jet", "1 jet", "2 jets", "10 jets"]);
+  setLang("en");
+  assert.deepEqual([0, 1, 2].map((n) => t("test.rolls", { n })), ["0 rolls", "1 roll", "2 rolls"]);
+  setLang("fr");
+});
+
+test("an English browser starts in English, a French or any other one in French", async () => {
+  const { browserLang } = await import("../../web/js/lib/i18n.js");
+  assert.equal(browserLang(["en-US", "en"]), "en");
+  assert.equal(browserLang(["fr-CA"]), "fr");
+  assert.equal(browserLang(["de-DE", "en-GB"]), "en"); // the first the app speaks
+  assert.equal(browserLang(["de-DE"]), "fr");
+  assert.equal(browserLang([]), "fr");
+  assert.equal(browserLang([undefined]), "fr");
+});

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 import string
 from pathlib import Path
 
@@ -104,7 +105,9 @@ def test_each_system_has_one_home() -> None:
 
 
 def placeholders(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    # a plural word {n|one|other} names the number it agrees with
+    agreed = re.sub(r"\{(\w+)\|[^|{}]*\|[^|{}]*\}", r"{\1}", text)
+    return {name for _, name, _, _ in string.Formatter().parse(agreed) if name}
 
 
 def test_every_text_template_has_the_same_placeholders_in_both_languages() -> None:

@@ -40,7 +40,7 @@ def test_specialty_rewards_plain_roll_and_eclat() -> None:
     assert by_id["specialty"]["augmentations"] == 1
     assert by_id["plain_roll"]["diminutions"] == 1
     assert by_id["eclat"]["explanations"]["en"] == [
-        "Éclat present: 1 Flame dice and 1 augmentation(s)."]
+        "Éclat present: 1 Flame die and 1 augmentation."]
 
 
 def test_sources_feed_a_roll() -> None:

@@ -27,7 +27,7 @@ def _oppose_line(lang: str, a: dict[str, Any]) -> str:
 TEMPLATES: dict[str, Template] = {
     "notation.group": _group_line,
     "notation.total": T("{expression} : total {total}.", "{expression}: total {total}."),
-    "notation.count": T("{expression} : {total} réussite(s).",
-                        "{expression}: {total} success(es)."),
+    "notation.count": T("{expression} : {total} {total|réussite|réussites}.",
+                        "{expression}: {total} {total|success|successes}."),
     "notation.oppose": _oppose_line,
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...i18n import Template, winner_text
+from ...i18n import Template, agree, winner_text
 from ...i18n import Text as T
 
 
@@ -18,7 +18,8 @@ def _pool_dice(lang: str, a: dict[str, Any]) -> str:
     if a["flame"]:
         kind = (T("de Flamme noire", "black Flame") if a["kind"] == "black_flame"
                 else T("de Flamme", "Flame")).get(lang)
-        flame = T(f", dont {a['flame']} dé(s) {kind}", f", {a['flame']} of them {kind} dice")
+        fr, en = agree(a["flame"], "fr", "dé", "dés"), agree(a["flame"], "en", "die", "dice")
+        flame = T(f", dont {a['flame']} {fr} {kind}", f", {a['flame']} of them {kind} {en}")
     else:
         flame = T("", "")
     return T(f"POT {a['pot']}{mods} : {a['count']} d6 lancés{flame.fr}.",
@@ -29,20 +30,24 @@ def _pool_dice(lang: str, a: dict[str, Any]) -> str:
 TEMPLATES: dict[str, Template] = {
     "pool.dice": _pool_dice,
     "pool.placement_optimal": T(
-        "{aug} augmentation(s) et {dim} diminution(s) s'annulent une à une ; le reste est placé"
+        "{aug} {aug|augmentation|augmentations} et {dim} {dim|diminution|diminutions} s'annulent"
+        " une à une ; le reste est placé"
         " au mieux sur les dés de Flamme ({changes}).",
-        "{aug} augmentation(s) and {dim} diminution(s) cancel one for one; the rest is placed"
+        "{aug} {aug|augmentation|augmentations} and {dim} {dim|diminution|diminutions} cancel"
+        " one for one; the rest is placed"
         " optimally on the Flame dice ({changes}).",
     ),
     "pool.placement_manual": T(
-        "Placement choisi sur les dés de Flamme : {changes} ({aug} augmentation(s),"
-        " {dim} diminution(s) disponibles).",
-        "Chosen placement on the Flame dice: {changes} ({aug} augmentation(s),"
-        " {dim} diminution(s) available).",
+        "Placement choisi sur les dés de Flamme : {changes} ({aug}"
+        " {aug|augmentation|augmentations},"
+        " {dim} {dim|diminution|diminutions} disponibles).",
+        "Chosen placement on the Flame dice: {changes} ({aug} {aug|augmentation|augmentations},"
+        " {dim} {dim|diminution|diminutions} available).",
     ),
     "pool.count": T(
-        "Faces {faces} : {successes} réussite(s) (4-5 = 1, 6 = 2), {ones} « 1 ».",
-        "Faces {faces}: {successes} success(es) (4-5 = 1, 6 = 2), {ones} ones.",
+        "Faces {faces} : {successes} {successes|réussite|réussites} (4-5 = 1, 6 = 2),"
+        " {ones} « 1 ».",
+        "Faces {faces}: {successes} {successes|success|successes} (4-5 = 1, 6 = 2), {ones} ones.",
     ),
     "pool.size": T(
         "DIFF {diff} avec l'écart de TAIlle {size:+d} : DIFF effective {eff}.",
@@ -76,51 +81,68 @@ TEMPLATES: dict[str, Template] = {
         " MR {margin:+d}.",
     ),
     "pool.success": T(
-        "{successes} réussite(s) pour une DIFF de {eff} : réussite, MR {margin:+d}.",
-        "{successes} success(es) against a DIFF of {eff}: success, MR {margin:+d}.",
+        "{successes} {successes|réussite|réussites} pour une DIFF de {eff} : réussite, MR"
+        " {margin:+d}.",
+        "{successes} {successes|success|successes} against a DIFF of {eff}: success, MR"
+        " {margin:+d}.",
     ),
     "pool.failure": T(
-        "{successes} réussite(s) pour une DIFF de {eff} : échec, MR {margin:+d} ; pas de fumble"
+        "{successes} {successes|réussite|réussites} pour une DIFF de {eff} : échec, MR"
+        " {margin:+d} ; pas de fumble"
         " ({ones} « 1 »).",
-        "{successes} success(es) against a DIFF of {eff}: failure, MR {margin:+d}; no fumble"
+        "{successes} {successes|success|successes} against a DIFF of {eff}: failure, MR"
+        " {margin:+d}; no fumble"
         " ({ones} ones).",
     ),
     "pool.fumble_margin": T(
-        "{successes} réussite(s) pour une DIFF de {eff} : MR {margin:+d}, -5 ou pire, c'est un"
+        "{successes} {successes|réussite|réussites} pour une DIFF de {eff} : MR {margin:+d}, -5"
+        " ou pire, c'est un"
         " échec critique (fumble).",
-        "{successes} success(es) against a DIFF of {eff}: MR {margin:+d}, -5 or worse, a fumble.",
+        "{successes} {successes|success|successes} against a DIFF of {eff}: MR {margin:+d}, -5"
+        " or worse, a fumble.",
     ),
     "pool.fumble_revised": T(
         "Échec avec {ones} « 1 », plus que la moitié des {count} dés et plus que les"
-        " {successes} réussite(s) : échec critique (fumble), MR {margin:+d}.",
+        " {successes} {successes|réussite|réussites} : échec critique (fumble), MR {margin:+d}.",
         "A failure with {ones} ones, more than half the {count} dice and more than the"
-        " {successes} success(es): fumble, MR {margin:+d}.",
+        " {successes} {successes|success|successes}: fumble, MR {margin:+d}.",
     ),
     "pool.fumble_classic": T(
-        "Échec avec {ones} « 1 », plus que les {successes} réussite(s) : échec critique"
+        "Échec avec {ones} « 1 », plus que les {successes} {successes|réussite|réussites} :"
+        " échec critique"
         " (fumble), MR {margin:+d}.",
-        "A failure with {ones} ones, more than the {successes} success(es): fumble,"
+        "A failure with {ones} ones, more than the {successes} {successes|success|successes}:"
+        " fumble,"
         " MR {margin:+d}.",
     ),
     "pool.oppose": lambda lang, a: T(
-        f"Opposition : {a['a']} réussite(s) contre {a['b']}, {winner_text('fr', a['winner'])}.",
-        f"Opposed roll: {a['a']} success(es) against {a['b']}, {winner_text('en', a['winner'])}.",
+        f"Opposition : {a['a']} {agree(a['a'], 'fr', 'réussite', 'réussites')} contre {a['b']},"
+        f" {winner_text('fr', a['winner'])}.",
+        f"Opposed roll: {a['a']} {agree(a['a'], 'en', 'success', 'successes')} against {a['b']},"
+        f" {winner_text('en', a['winner'])}.",
     ).get(lang),
     # table play: sources of augmentations and diminutions
-    "sources.aspect_aug": T("Aspect {n} (Flamme claire) : {n} augmentation(s).",
-                            "Aspect {n} (light Flame): {n} augmentation(s)."),
-    "sources.dark_aspect_dim": T("Aspect noir {n} (Flamme claire) : {n} diminution(s) pour le"
-                                 " MJ.", "Dark aspect {n} (light Flame): {n} diminution(s) for"
+    "sources.aspect_aug": T("Aspect {n} (Flamme claire) : {n} {n|augmentation|augmentations}.",
+                            "Aspect {n} (light Flame): {n} {n|augmentation|augmentations}."),
+    "sources.dark_aspect_dim": T("Aspect noir {n} (Flamme claire) : {n}"
+                                 " {n|diminution|diminutions} pour le"
+                                 " MJ.", "Dark aspect {n} (light Flame): {n}"
+                                         " {n|diminution|diminutions} for"
                                  " the GM."),
-    "sources.dark_aspect_aug": T("Aspect noir {n} (Flamme noire) : {n} augmentation(s).",
-                                 "Dark aspect {n} (black Flame): {n} augmentation(s)."),
-    "sources.aspect_dim": T("Aspect {n} (Flamme noire) : {n} diminution(s) pour le MJ.",
-                            "Aspect {n} (black Flame): {n} diminution(s) for the GM."),
+    "sources.dark_aspect_aug": T("Aspect noir {n} (Flamme noire) : {n}"
+                                 " {n|augmentation|augmentations}.",
+                                 "Dark aspect {n} (black Flame): {n}"
+                                 " {n|augmentation|augmentations}."),
+    "sources.aspect_dim": T("Aspect {n} (Flamme noire) : {n} {n|diminution|diminutions}"
+                            " pour le MJ.",
+                            "Aspect {n} (black Flame): {n} {n|diminution|diminutions} for the GM."),
     "sources.specialty": T("Spécialité : 1 augmentation.", "Specialty: 1 augmentation."),
-    "sources.rewards": T("Récompense(s) du MJ : {n} augmentation(s).",
-                         "GM reward(s): {n} augmentation(s)."),
+    "sources.rewards": T("{n|Récompense|Récompenses} du MJ : {n} {n|augmentation|augmentations}.",
+                         "GM {n|reward|rewards}: {n} {n|augmentation|augmentations}."),
     "sources.plain_roll": T("Le joueur s'est contenté de lancer les dés : 1 diminution.",
                             "The player just rolled the dice: 1 diminution."),
-    "sources.eclat": T("Présence d'éclat : {dice} dé(s) de Flamme et {n} augmentation(s).",
-                       "Éclat present: {dice} Flame dice and {n} augmentation(s)."),
+    "sources.eclat": T("Présence d'éclat : {dice} {dice|dé|dés} de Flamme et {n}"
+                       " {n|augmentation|augmentations}.",
+                       "Éclat present: {dice} Flame {dice|die|dice} and {n}"
+                       " {n|augmentation|augmentations}."),
 }

@@ -101,7 +101,7 @@ class StepsSystem(System[StepsParams]):
               default=None, optional=True, min=-10, max=20, group="advanced",
               help=T("Par ex. 1 3 : seule la meilleure compte.",
                      "E.g. 1 3: only the best one counts.")),
-        Field("dice", "faces", T("Dé(s)", "Die (dice)"), default=None, optional=True,
+        Field("dice", "faces", T("Dés", "Dice"), default=None, optional=True,
               sides=None, min=1, max=12, group="physical"),
     )
     outcomes = (

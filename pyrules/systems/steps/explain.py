@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...i18n import Template, winner_text
+from ...i18n import Template, agree, winner_text
 from ...i18n import Text as T
 
 
@@ -17,9 +17,11 @@ def _steps_oppose(lang: str, a: dict[str, Any]) -> str:
     text = T(f"Conflit : {a['a']} contre {a['b']}, {winner_text('fr', a['winner'])}",
              f"Conflict: {a['a']} against {a['b']}, {winner_text('en', a['winner'])}").get(lang)
     if a["winner"] != "tie":
-        text += T(f" ; s'il ne s'avoue pas vaincu, le perdant perd {a['margin']} point(s)"
+        text += T(f" ; s'il ne s'avoue pas vaincu, le perdant perd {a['margin']}"
+                  f" {agree(a['margin'], 'fr', 'point', 'points')}"
                   " d'Ardeur.",
-                  f"; unless they concede, the loser loses {a['margin']} Ardeur point(s)."
+                  f"; unless they concede, the loser loses {a['margin']} Ardeur"
+                  f" {agree(a['margin'], 'en', 'point', 'points')}."
                   ).get(lang)
     else:
         text += "."
@@ -31,8 +33,9 @@ def _loss(lang: str, a: dict[str, Any]) -> str:
         return T("Égalité : personne ne perd d'Ardeur.", "Tie: nobody loses Ardeur.").get(lang)
     who = T("L'opposant", "The opponent") if a["winner"] == "actor" else T("L'acteur",
                                                                           "The actor")
-    return T(f"{who.fr} perd {a['margin']} point(s) d'Ardeur.",
-             f"{who.en} loses {a['margin']} Ardeur point(s).").get(lang)
+    fr, en = (agree(a["margin"], code, "point", "points") for code in ("fr", "en"))
+    return T(f"{who.fr} perd {a['margin']} {fr} d'Ardeur.",
+             f"{who.en} loses {a['margin']} Ardeur {en}.").get(lang)
 
 
 def _gear(lang: str, a: dict[str, Any]) -> str:
@@ -76,8 +79,10 @@ TEMPLATES: dict[str, Template] = {
     "steps.oppose": _steps_oppose,
     # table play: combat actions with Ardeur points
     "combat.ranged": lambda lang, a: (
-        T(f"Touché : la cible perd {a['damage']} point(s) d'Ardeur.",
-          f"Hit: the target loses {a['damage']} Ardeur point(s).") if a["hit"]
+        T(f"Touché : la cible perd {a['damage']} {agree(a['damage'], 'fr', 'point', 'points')}"
+          f" d'Ardeur.",
+          f"Hit: the target loses {a['damage']} Ardeur"
+          f" {agree(a['damage'], 'en', 'point', 'points')}.") if a["hit"]
         else T("Manqué : pas de dégâts.", "Missed: no damage.")).get(lang),
     "combat.melee": lambda lang, a: _loss(lang, a),
     "combat.conflict": lambda lang, a: _loss(lang, a),
