@@ -314,6 +314,27 @@ def test_an_expression_past_the_exact_budget_rolls_and_its_odds_say_about(app: A
     assert page.locator("#odds .totals-bar[data-exact]").count() == 16
 
 
+def test_an_unreadable_expression_clears_its_odds_and_says_why(app: App) -> None:
+    """Issue 39: the previous expression's odds say nothing of an unreadable one: the panel
+    shows the engine's refusal instead of a dimmed old chart."""
+    page = app.page
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    field = app.field("actor", "notation", "expression")
+    page.fill(field, "3d6")
+    page.wait_for_selector("#odds .totals-chart")
+    page.fill(field, "3d6+")
+    refusal = local_handle({"op": "odds", "system": "notation", "lang": "fr",
+                            "params": {"expression": "3d6+"}})["error"]["message"]
+    page.wait_for_selector("#odds .odds-invalid")
+    assert page.inner_text("#odds .odds-invalid") == refusal
+    assert page.locator("#odds .totals-chart").count() == 0
+    assert page.is_hidden("#roll-chance") or "Total" not in page.inner_text("#roll-chance")
+    page.fill(field, "3d6")
+    page.wait_for_selector("#odds .totals-chart")
+    assert page.locator("#odds .odds-invalid").count() == 0
+
+
 def test_a_space_after_an_explosion_is_warned_of_in_the_odds(app: App) -> None:
     """`5d10! >=8` counts successes, `5d10!>=8` explodes on 8+: the odds panel says so while
     the player types (docs/rules.md §5)."""

@@ -422,8 +422,11 @@ def test_opposed_d6_pc_beats_npc_on_a_tie_with_physical_faces(app: App) -> None:
     assert page.input_value("#oppc-actor-char") == page.get_attribute(
         "#char-list .char-card[aria-current=true] >> xpath=..", "data-id"
     )
-    # The only other d6 character does not exist: the opponent is a quick NPC.
+    # The only other d6 character does not exist: the opponent is a quick NPC, and the actor
+    # is never offered as its own opponent (issue 39).
     assert page.input_value("#oppc-opponent-char") == "npc"
+    options = page.eval_on_selector_all("#oppc-opponent-char option", "os => os.map(o => o.value)")
+    assert options == ["npc"], options
     page.select_option("#oppc-actor-entry", label="Épée")
     page.fill("#oppc-npc-name", "Brute")
     page.fill("#f-npc-d6-attribute", "5")
@@ -464,6 +467,9 @@ def test_opposed_roll_between_two_characters_shows_rerolls(app: App) -> None:
     make_darate(app)
     create_d6(app, "Garde", pc=False, flame=1, entries=[("Hallebarde", 4, 2)])
     page.click("#char-oppose")
+    labels = page.eval_on_selector_all("#oppc-opponent-char option",
+                                       "os => os.map(o => o.textContent)")
+    assert "Garde" not in labels and "Darate" in labels, labels  # not the actor itself
     page.select_option("#oppc-opponent-char", label="Darate")
     page.select_option("#oppc-opponent-entry", label="Perception")
     actor = d6_params(4, 2, flame=1, pc=False)

@@ -90,7 +90,11 @@ def roll_from_the_button(engine: Engine, seed: int) -> None:
         "outcome": expected["outcome"],
         "faces": [d["final"] for d in expected["dice"]],
     }
-    said = f"{outcome_label('pool', expected['outcome'])}, marge {signed(expected['margin'])}."
+    # The number first (issue 39), then the tier and the margin, in the page's language.
+    lang = engine.js("return document.documentElement.lang;")
+    margin = {"fr": "marge", "en": "margin"}[lang]
+    label = outcome_label("pool", expected["outcome"], lang)
+    said = f"{expected['headline_spoken'][lang]}. {label}, {margin} {signed(expected['margin'])}."
     assert engine.wait("document.getElementById('announcer').textContent === args[0]", said)
 
 

@@ -23,6 +23,14 @@ export const ODDS_PENDING_MS = 300;
  */
 export const tooCostly = (answer) => answer?.ok === false && answer.error?.code === "odds_too_costly";
 
+/**
+ * Whether the engine refused a text field (a free-dice expression it cannot read): the odds
+ * of the previous expression say nothing of this one, so the panel shows the refusal instead
+ * (a number out of range keeps its last chart, dimmed: it is the same roll, mid-typing).
+ */
+export const unreadable = (system, answer) =>
+  answer?.ok === false && Boolean(answer.error?.field) && (system?.fields ?? []).some((f) => f.name === answer.error.field && f.type === "text");
+
 export function nextOdds({ systemId, mode, charts, answers, versus, previous }) {
   const previousVersus = previous && previous.system === systemId && previous.mode === "oppose" ? previous.versus : null;
   return {
@@ -112,6 +120,7 @@ export class OddsPanel {
       }
       if (odds.ok) charts.push({ side, odds: odds.result });
       else if (tooCostly(odds)) charts.push({ side, refused: odds.error.message });
+      else if (unreadable(system, odds)) charts.push({ side, refused: odds.error.message, invalid: true });
       else {
         const old = previous.find((c) => c.side === side);
         if (old) charts.push(old);
@@ -186,8 +195,8 @@ export class OddsPanel {
     }
     box.replaceChildren(
       ...(titled && last.versus ? [versusChart(last.versus)] : []),
-      ...last.charts.map(({ side, odds, refused }) => {
-        const chart = refused ? h("p", { class: "odds-empty odds-refused", text: refused }) : oddsChart(system, odds, titled ? t(side === "actor" ? "form.actor" : "form.opponent") : null);
+      ...last.charts.map(({ side, odds, refused, invalid }) => {
+        const chart = refused ? h("p", { class: ["odds-empty", "odds-refused", invalid ? "odds-invalid" : ""], text: refused }) : oddsChart(system, odds, titled ? t(side === "actor" ? "form.actor" : "form.opponent") : null);
         chart.dataset.side = side;
         return chart;
       }),

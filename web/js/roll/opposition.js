@@ -55,10 +55,11 @@ export class OppositionPanel {
     }
     if (actorChar && !actorChar.entries.some((e) => e.id === actor.entry)) actor.entry = actorChar.entries[0]?.id ?? null;
     const opponent = this.choice.opponent;
-    const same = list.filter((c) => actorChar && c.system === actorChar.system);
+    // The opponents: the other characters of the actor's system (never the actor itself).
+    const same = list.filter((c) => actorChar && c.system === actorChar.system && c.id !== actorChar.id);
     let oppChar = opponent.char === NPC ? null : same.find((c) => c.id === opponent.char);
     if (opponent.char !== NPC && !oppChar) {
-      oppChar = same.find((c) => c.id !== actor.char) || null;
+      oppChar = same[0] || null;
       opponent.char = oppChar ? oppChar.id : NPC;
       opponent.entry = null;
     }
@@ -114,7 +115,8 @@ export class OppositionPanel {
     const list = this.list();
     const charId = `oppc-${side}-char`;
     const select = h("select", { id: charId });
-    const candidates = side === "actor" ? list : list.filter((c) => c.system === system.id);
+    const actorId = this.choice.actor.char;
+    const candidates = side === "actor" ? list : list.filter((c) => c.system === system.id && c.id !== actorId);
     for (const candidate of candidates) {
       const option = h("option", { value: candidate.id, text: side === "actor" ? `${candidate.name} — ${pick(this.characters.system(candidate.system)?.name)}` : candidate.name });
       option.selected = candidate.id === choice.char;
