@@ -60,3 +60,40 @@ def test_every_face_can_be_brought_to_every_other_by_a_symmetry() -> None:
         assert facts["dirs"] == sides, facts
         assert facts["pairs"] == sides * sides
         assert facts["carried"] == facts["onto"] == facts["read"] == sides * sides, facts
+
+
+NUMBERING = """
+const { shape } = await import(process.argv[1]);
+const out = {};
+for (const sides of [6, 8, 10, 12, 20]) {
+  const sh = shape(sides);
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  out[sides] = sh.faces.map((f, i) => ({
+    label: i + 1,
+    opposite: sh.faces.findIndex((g) => dot(g.normal, f.normal) < -1 + 1e-6) + 1,
+    up: f.normal[1] > 0,
+    angle: Math.atan2(f.normal[2], f.normal[0]),
+  }));
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def test_the_dice_are_numbered_as_sold_dice_are() -> None:
+    """Issue 39: opposite faces sum to the number of faces + 1 (d6 7, d8 9, d12 13, d20 21);
+    a d10's labels alternate around its belt, odd on its upper faces, even on its lower ones,
+    1 opposite 10 (as 0-9: opposite faces sum to 9, the d100's tens and units too)."""
+    assert NODE is not None
+    module = (ROOT / "web" / "js" / "stage" / "dice-solids.js").as_uri()
+    done = subprocess.run([NODE, "--input-type=module", "-e", NUMBERING, module],
+                          capture_output=True, text=True, check=True)
+    found = json.loads(done.stdout)
+    for sides in (6, 8, 10, 12, 20):
+        faces = found[str(sides)]
+        assert sorted(f["label"] for f in faces) == list(range(1, sides + 1))
+        for face in faces:
+            assert face["label"] + face["opposite"] == sides + 1, (sides, face)
+    d10 = found["10"]
+    assert all(f["up"] == (f["label"] % 2 == 1) for f in d10), d10
+    belt = sorted(d10, key=lambda f: f["angle"])  # around the belt: up, down, up, down…
+    assert all(a["up"] != b["up"] for a, b in zip(belt, belt[1:] + belt[:1], strict=True))

@@ -8,6 +8,8 @@
 //   pendingWork()  -> how many debounced updates are scheduled or running (0: the page is settled)
 //   shownFaces()   -> the faces the roll stage's dice show, in the order of the result's dice
 //                     (3D: read back from each die's orientation; see stage.js)
+//   shownLayout()  -> where each 3D die shows on screen: [{index, role, x}] (a d100's tens
+//                     and units; x from -1, left, to 1, right)
 //   debug          -> engine test hooks (see engine.js and docs/reliability.md):
 //                     kill() crashes the worker, stall() makes it stop answering,
 //                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers;
@@ -21,7 +23,7 @@
 //                     dice module, imported on first use)
 
 import { pendingWork } from "../lib/dom.js";
-import { shownFaces } from "../stage/stage.js";
+import { shownFaces, shownLayout } from "../stage/stage.js";
 
 /** The seed a ?seed=N parameter asks for (digits only), or null. */
 export function urlSeed(search) {
@@ -46,6 +48,7 @@ export function installHooks(engine, search = location.search) {
     debug: engine.debug,
     pendingWork, // debounced work (odds, dice groups, sources, stats) not done yet: tests wait for 0
     shownFaces,
+    shownLayout,
   };
   return { hooks: window.pyrules, resolveReady };
 }

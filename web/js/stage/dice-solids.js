@@ -71,6 +71,26 @@ function hull(verts) {
   return faces;
 }
 
+/**
+ * The faces in the order of their labels (label i + 1 on face i), numbered as sold dice are:
+ * opposite faces sum to the number of faces + 1 (a d6's 7, a d12's 13, a d20's 21), and a
+ * d10's upper faces carry the odd labels and its lower ones the even, so that they alternate
+ * around its belt (1 opposite 10, 3 opposite 8…; as 0–9: opposite faces sum to 9).
+ */
+function numbered(faces) {
+  const n = faces.length;
+  const above = (f) => [f.normal[1], f.normal[0], f.normal[2]].find((x) => Math.abs(x) > 1e-6) > 0;
+  const opposite = (f) => faces.find((g) => dot(g.normal, f.normal) < -1 + 1e-6);
+  const upper = faces.filter(above).sort((a, b) => Math.atan2(a.normal[2], a.normal[0]) - Math.atan2(b.normal[2], b.normal[0]));
+  const out = new Array(n);
+  upper.forEach((face, k) => {
+    const label = n === 10 ? 2 * k + 1 : k + 1;
+    out[label - 1] = face;
+    out[n - label] = opposite(face);
+  });
+  return out;
+}
+
 const SHAPES = new Map();
 
 /** The solid for a number of sides: vertices, faces, reading directions (label i+1 on dir i). */
@@ -78,7 +98,7 @@ export function shape(sides) {
   const key = sides === 100 ? 10 : sides;
   if (!SHAPES.has(key)) {
     const verts = solidVertices(key);
-    const faces = hull(verts);
+    const faces = key === 4 ? hull(verts) : numbered(hull(verts));
     // A d4 is read at the vertex that points up; every other die at the face that does.
     const dirs = key === 4 ? verts.map(norm) : faces.map((f) => f.normal);
     const cols = Math.ceil(Math.sqrt(faces.length));

@@ -54,6 +54,23 @@ function bodiesFor(list) {
   return out;
 }
 
+/**
+ * A d100 reads like two real d10 side by side: the tens on the left. Both bodies are the same
+ * solid, so once the throw is simulated, the one that landed on the left (as the camera sees
+ * it) takes the tens and the other the units; neither's path changes.
+ */
+function tensOnTheLeft(bodies, last, camera) {
+  const screenX = (i) => new THREE.Vector3(last[i * 7], last[i * 7 + 1], last[i * 7 + 2]).project(camera).x;
+  bodies.forEach((tens, i) => {
+    if (tens.role !== "tens") return;
+    const j = bodies.findIndex((b) => b.index === tens.index && b.role === "units");
+    if (j < 0 || screenX(i) <= screenX(j)) return;
+    const units = bodies[j];
+    [tens.role, units.role] = [units.role, tens.role];
+    [tens.target, units.target] = [units.target, tens.target];
+  });
+}
+
 const GEOMETRIES = new Map();
 
 function geometry(sh) {
@@ -152,6 +169,7 @@ export class DiceScene {
     const own = DICE_COLOURS[colour] ? colour : "ivory";
     // The engine's face goes where the simulated top face ended.
     const last = this.frames[this.frames.length - 1];
+    tensOnTheLeft(bodies, last, this.camera);
     const q = new THREE.Quaternion();
     const up = new THREE.Vector3();
     this.scene.remove(...this.meshes);
@@ -192,6 +210,12 @@ export class DiceScene {
 
   get length() {
     return this.frames ? this.frames.length : 0;
+  }
+
+  /** Each body where it shows on screen (x: -1 left to 1 right), with its die and role. */
+  shownLayout() {
+    const at = new THREE.Vector3();
+    return this.dice.map((d, i) => ({ index: d.index, role: d.role, x: at.copy(this.meshes[i].position).project(this.camera).x }));
   }
 
   /** The faces the dice show, read from each mesh's orientation, one per die of the result. */

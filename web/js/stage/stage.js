@@ -286,6 +286,12 @@ export function shownFaces() {
   return (show.flat || []).map((d) => Number(d.el.dataset.face));
 }
 
+/** Where each 3D die shows on screen ([{index, role, x}], x from -1 left to 1 right; [] in 2D). */
+export function shownLayout() {
+  const show = current || lastShown;
+  return show && show.scene && show.scene.shownLayout ? show.scene.shownLayout() : [];
+}
+
 /** Which renderer drew the last throw: "3d", "2d" or "none" (tests and the bench read it). */
 export function stageMode() {
   return el ? el.root.dataset.mode || "none" : "none";
