@@ -57,6 +57,8 @@ async (requests) => {
     // An exploded die's final face adds the next throw: its solid shows the face it rolled.
     const engine = dice.map((d) => d.face >= 1 && d.face <= d.sides ? d.face : d.rolled);
     const { tries, tilted } = await scene.prepare(dice, { seed: request.seed });
+    scene.draw(0);  // in the air: no die marked yet
+    const rolling = scene.meshes.map((m) => m.userData.look);
     scene.draw(scene.length - 1);
     let worst = 0;
     scene.meshes.forEach((mesh, i) => {
@@ -71,7 +73,7 @@ async (requests) => {
       worst = Math.max(worst, Math.acos(Math.min(1, top)) * 180 / Math.PI);
     });
     out.push({ seed: request.seed, shown: scene.shownFaces(), engine,
-               worst, tries, tilted, looks: scene.meshes.map((m) => m.userData.look) ,
+               worst, tries, tilted, looks: scene.meshes.map((m) => m.userData.look), rolling,
                tags: dice.map((d) => d.tags) });
   }
   return out;
@@ -89,7 +91,10 @@ def test_200_seeded_throws_rest_flat_on_the_engine_faces(app: App) -> None:
     wrong = [(r["seed"], r["shown"], r["engine"]) for r in results if r["shown"] != r["engine"]]
     assert not wrong, f"faces read back differ from the engine's: {wrong[:3]}"
     assert sum(len(r["engine"]) for r in results) > 2000
-    # Dropped dice are dimmed, exploded ones marked, the others plain (a d100 is two meshes).
+    # Nothing is marked before the dice land (issue 39): every die rolls plain.
+    assert all(set(r["rolling"]) == {"plain"} for r in results)
+    # Dropped dice are dimmed, exploded ones marked, the others plain (a d100 is two meshes);
+    # a rerolled die counts: plain.
     for r in results:
         if len(r["looks"]) != len(r["tags"]):
             continue

@@ -335,6 +335,35 @@ def test_an_unreadable_expression_clears_its_odds_and_says_why(app: App) -> None
     assert page.locator("#odds .odds-invalid").count() == 0
 
 
+def test_a_rerolled_die_shows_the_face_that_counts_and_the_discarded_one(app: App) -> None:
+    """Issue 39: `4d6ro<3` counts each rerolled die's new face: the card shows it, with the
+    face thrown first beside it, struck through; the 3D die is not dimmed like a dropped one."""
+    page = app.page
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    page.fill(app.field("actor", "notation", "expression"), "4d6ro<3")
+    app.settle()
+    app.set_seed(1)
+    app.roll()
+    expected = local_handle({"op": "roll", "system": "notation", "seed": 1,
+                             "params": {"expression": "4d6ro<3"}})["result"]
+    rerolled = [d for d in expected["dice"] if "rerolled" in d["tags"]]
+    assert len(rerolled) >= 2
+    cells = page.eval_on_selector_all(
+        "#result .die-cell",
+        """(cells) => cells.map((c) => ({face: Number(c.dataset.face),
+             discarded: c.querySelector('s.die-discarded')?.textContent ?? null}))""")
+    assert cells == [{"face": d["final"],
+                      "discarded": str(d["rolled"]) if "rerolled" in d["tags"] else None}
+                     for d in expected["dice"]]
+    page.wait_for_selector("[data-roll-stage][data-state=landed]")
+    if page.get_attribute("[data-roll-stage]", "data-mode") == "3d":
+        looks = page.evaluate("() => window.pyrules.modules.stage.scene3d().scene.meshes"
+                              ".map((m) => m.userData.look)")
+        assert set(looks) == {"plain"}, looks  # rerolled dice count: none dimmed
+    page.keyboard.press("Escape")
+
+
 def test_a_space_after_an_explosion_is_warned_of_in_the_odds(app: App) -> None:
     """`5d10! >=8` counts successes, `5d10!>=8` explodes on 8+: the odds panel says so while
     the player types (docs/rules.md §5)."""

@@ -23,7 +23,8 @@ export function opponentColour(own) {
 /** Which look a die's tags ask for: "dim" (dropped, rerolled), "burst" (exploded) or "plain". */
 export function lookOf(tags) {
   const list = Array.isArray(tags) ? tags : [];
-  if (list.includes("dropped") || list.includes("rerolled")) return "dim";
+  // A dropped die is dimmed; a rerolled one counts (its discarded face is on the result card).
+  if (list.includes("dropped")) return "dim";
   if (list.includes("exploded")) return "burst";
   return "plain";
 }

@@ -186,8 +186,10 @@ export class DiceScene {
       const opponent = d.side === "opponent";
       const colourId = opponent ? opponentColour(own) : own;
       const edge = opponent && d.kind !== "normal" ? opponentColour(own) : null;
-      const mesh = new THREE.Mesh(geometry(d.sh), material(d.sh, d.role, d.kind, colourId, edge, d.look));
-      mesh.userData = { look: d.look, colour: d.kind === "normal" ? colourId : d.kind, edge };
+      // Nothing is marked before the dice land (a dimmed die would give a dropped one away):
+      // every die rolls plain and takes its look on the last frame (draw).
+      const mesh = new THREE.Mesh(geometry(d.sh), material(d.sh, d.role, d.kind, colourId, edge, "plain"));
+      mesh.userData = { look: "plain", colour: d.kind === "normal" ? colourId : d.kind, edge, landed: material(d.sh, d.role, d.kind, colourId, edge, d.look), landedLook: d.look };
       this.scene.add(mesh);
       return mesh;
     });
@@ -205,6 +207,15 @@ export class DiceScene {
       mesh.quaternion.set(frame[i * 7 + 3], frame[i * 7 + 4], frame[i * 7 + 5], frame[i * 7 + 6]).multiply(this.dice[i].fix);
     });
     this.shown = index;
+    const landed = index === this.frames.length - 1;
+    for (const mesh of this.meshes) {
+      const { userData } = mesh;
+      const look = landed ? userData.landedLook : "plain";
+      if (userData.look === look) continue;
+      if (!userData.plain) userData.plain = mesh.material;
+      mesh.material = landed ? userData.landed : userData.plain;
+      userData.look = look;
+    }
     this.renderer.render(this.scene, this.camera);
   }
 

@@ -67,6 +67,10 @@ function diceTray(result, placement) {
     if (die.delta) {
       caption.append(h("span", { class: ["chip", "chip--delta"], text: `${formatSigned(die.delta)} (${die.rolled}→${die.final})` }));
     }
+    // A rerolled die counts its last face; the face it threw first is beside it, struck through.
+    if ((die.tags || []).includes("rerolled")) {
+      caption.append(h("s", { class: "die-discarded", title: t("die.discarded", { n: die.rolled }), text: String(die.rolled) }));
+    }
     for (const tag of die.tags || []) {
       caption.append(h("span", { class: ["chip", `chip--${tag}`], text: t(`die.tag.${tag}`) }));
     }
