@@ -331,6 +331,18 @@ def test_3d_throw_hides_the_verdict_until_it_lands_and_skips(new_app: Any, site:
                 x = {d["role"]: d["x"] for d in layout}
                 assert set(x) == {"tens", "units"} and x["tens"] < x["units"], layout
             close_stage(app)
+    # Fudge dice in 3D too (issue 39): a d6 marked +, +, blank, blank, −, −, read back.
+    app.pick_system("notation")
+    page.fill(app.field("actor", "notation", "expression"), "4dF")
+    app.settle()
+    app.set_seed(31)
+    page.click("#roll-button")
+    page.wait_for_selector(LANDED)
+    assert page.get_attribute(STAGE, "data-mode") == "3d"
+    request = {"op": "roll", "system": "notation", "params": {"expression": "4dF"}, "seed": 31}
+    expected = local_handle(request)["result"]
+    assert shown_faces(app) == [d["final"] for d in expected["dice"]]
+    close_stage(app)
 
 
 def test_tap_closes_and_returns_focus_reduced_motion_lands_at_once(new_app: Any, site: str) -> None:

@@ -30,6 +30,7 @@ export function lookOf(tags) {
 }
 
 function labelText(role, index) {
+  if (role === "fudge") return ["+", "+", "", "", "\u2212", "\u2212"][index];
   if (role === "tens") return `${index}0`;
   if (role === "units") return String(index);
   return String(index + 1);
@@ -51,6 +52,14 @@ function pips(ctx, corners, centre, n) {
     ctx.arc(centre[0] + (a * X[0] + b * Y[0]) * 0.56, centre[1] + (a * X[1] + b * Y[1]) * 0.56, radius, 0, Math.PI * 2);
     ctx.fill();
   }
+}
+
+/** A Fudge face's mark, drawn as thick bars (a font's minus is too thin to read): +, − or none. */
+function fudgeMark(ctx, centre, room, text) {
+  const long = room * 1.1;
+  const thick = room * 0.26;
+  if (text) ctx.fillRect(centre[0] - long / 2, centre[1] - thick / 2, long, thick);
+  if (text === "+") ctx.fillRect(centre[0] - thick / 2, centre[1] - long / 2, thick, long);
 }
 
 /** The distance from `p` to the nearest edge of the polygon `corners` (the room for a label). */
@@ -121,6 +130,8 @@ export function material(sh, role, kind, colour, edge, look) {
       });
     } else if (sh.key === 6 && role === "face") {
       pips(ctx, corners, centre, f + 1);
+    } else if (role === "fudge") {
+      fudgeMark(ctx, centre, room, labelText(role, f));
     } else {
       const text = labelText(role, f);
       const size = Math.round(room * (text.length > 1 ? 1.05 : 1.45));

@@ -90,7 +90,7 @@ export function setFace(die, face) {
     setText(svgs[1], units);
   } else if (die.classList.contains("die--fudge")) {
     die.classList.remove("show-pips");
-    setText(svgs[0], face > 0 ? "+" : face < 0 ? "−" : "0"); // a Fudge die: -1, 0, +1
+    setText(svgs[0], face > 0 ? "+" : face < 0 ? "−" : ""); // a Fudge die: −, blank, +
   } else if (sides === 6 && face >= 1 && face <= 6) {
     die.classList.add("show-pips");
     setText(svgs[0], "");

@@ -38,13 +38,19 @@ export function faceOnSolid(die) {
   return fits(die.rolled) ? die.rolled : Math.min(top, Math.max(1, Math.round(Number(die.face) || 1)));
 }
 
+/** A Fudge die is a d6 marked +, +, blank, blank, −, − (+ opposite −, as sold): its faces. */
+export const FUDGE_FACES = [1, 1, 0, 0, -1, -1];
+const fudge = (die) => die.kind === "fudge" || die.sides === 0;
+
 /** Expand the result's dice into 3D bodies: a d100 is two d10 (tens 00–90, units 0–9). */
 function bodiesFor(list) {
   const out = [];
-  const dice = list.map((die) => ({ ...die, face: faceOnSolid(die) }));
+  const dice = list.map((die) => (fudge(die) ? die : { ...die, face: faceOnSolid(die) }));
   dice.forEach((die, index) => {
     const common = { index, kind: die.kind, side: die.side || "actor", look: lookOf(die.tags) };
-    if (die.sides === 100) {
+    if (fudge(die)) {
+      out.push({ ...common, sides: 6, role: "fudge", target: Math.max(0, FUDGE_FACES.indexOf(Math.sign(Number(die.face) || 0))) });
+    } else if (die.sides === 100) {
       out.push({ ...common, sides: 100, role: "tens", target: Math.floor((die.face % 100) / 10) });
       out.push({ ...common, sides: 100, role: "units", target: die.face % 10 });
     } else {
@@ -237,6 +243,7 @@ export class DiceScene {
       up.set(0, 1, 0).applyQuaternion(this.meshes[i].quaternion.clone().invert());
       const index = readIndex(d.sh, up);
       if (d.role === "face") out[d.index] = index + 1;
+      else if (d.role === "fudge") out[d.index] = FUDGE_FACES[index];
       else if (d.role === "tens") out[d.index] = (out[d.index] || 0) + index * 10;
       else out[d.index] = (out[d.index] || 0) + index;
     });
@@ -257,6 +264,7 @@ export class DiceScene {
     const combos = [[6, "face", "normal", own, null, "plain"], [6, "face", "flame", own, null, "plain"], [6, "face", "black_flame", own, null, "plain"]];
     combos.push([10, "face", "normal", own, null, "plain"], [100, "tens", "normal", own, null, "plain"], [100, "units", "normal", own, null, "plain"]);
     for (const sides of [8, 12, 20, 4]) combos.push([sides, "face", "normal", own, null, "plain"]);
+    combos.push([6, "fudge", "fudge", own, null, "plain"]);
     combos.push([6, "face", "normal", other, null, "plain"], [6, "face", "normal", own, null, "dim"], [6, "face", "normal", own, null, "burst"], [6, "face", "flame", other, other, "plain"]);
     // The physics too: a first simulation runs cold (1–2 s on a busy machine), so one short
     // throw of every solid is simulated here, in slices, and thrown away.

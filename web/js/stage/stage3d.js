@@ -129,7 +129,7 @@ function sceneOf(module) {
 
 /** Whether these dice ([{sides}]) can be thrown in 3D here. */
 export function can3d(dice) {
-  return !failed3d && hasWebGL() && dice.length > 0 && dice.every((d) => SUPPORTED.has(d.sides));
+  return !failed3d && hasWebGL() && dice.length > 0 && dice.every((d) => SUPPORTED.has(d.sides) || d.kind === "fudge");
 }
 
 /**

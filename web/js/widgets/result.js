@@ -46,7 +46,7 @@ function numbers(result, { margin = true } = {}) {
 
 function dieDescription(die) {
   const face = die.sides === 100 ? `${die.final} (${t("die.tensUnits", d100Parts(die.final))})` : die.final;
-  if (die.kind === "fudge") return t("die.describeFudge", { kind: t("die.kind.fudge"), face: die.final });
+  if (die.kind === "fudge") return t("die.describeFudge", { kind: t("die.kind.fudge"), face: formatSigned(die.final) });
   return t("die.describe", { kind: t(`die.kind.${die.kind}`), sides: die.sides, face });
 }
 
@@ -63,7 +63,9 @@ function diceTray(result, placement) {
     setFace(el, die.final);
     animated.push({ el, face: die.final, sides: die.sides, kind: die.kind });
     const caption = h("div", { class: "die-caption" });
-    caption.append(h("span", { class: "die-value", text: counts ? t("die.success", { n: die.value }) : t("die.face", { n: die.value }) }));
+    // A Fudge die reads +1, 0 or −1, as its faces are marked.
+    const value = die.kind === "fudge" ? formatSigned(die.value) : die.value;
+    caption.append(h("span", { class: "die-value", text: counts ? t("die.success", { n: die.value }) : t("die.face", { n: value }) }));
     if (die.delta) {
       caption.append(h("span", { class: ["chip", "chip--delta"], text: `${formatSigned(die.delta)} (${die.rolled}→${die.final})` }));
     }
@@ -208,7 +210,8 @@ export function renderRoll(system, result, { placement } = {}) {
     return first ? t("result.announceCountSpoken", { headline: first, outcome: label }) : t("result.announceTotal", { total: headline.value });
   };
   const verdict = () =>
-    headline ? stageVerdict(system, sum ? null : result.outcome, null, null, null, headline) : stageVerdict(system, result.outcome, formatSigned(result.margin));
+    // The engine's headline words say what the number is (« Total 12 »): no label repeats it.
+    headline ? stageVerdict(system, sum ? null : result.outcome, null, null, null, result.headline_texts ? null : headline) : stageVerdict(system, result.outcome, formatSigned(result.margin));
   return { element: card, dice: animated, announce: say(), say, answer: result, verdict };
 }
 
