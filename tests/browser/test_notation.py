@@ -364,6 +364,36 @@ def test_a_rerolled_die_shows_the_face_that_counts_and_the_discarded_one(app: Ap
     page.keyboard.press("Escape")
 
 
+def test_compounded_parts_and_added_dice_are_linked_to_their_die(app: App) -> None:
+    """Issue 39: a compounded die (`!!`) shows its parts (6 + 3), and a die an explosion
+    added (`!`) names the die it came from."""
+    page = app.page
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    page.fill(app.field("actor", "notation", "expression"), "3d6!!+2d6!")
+    app.settle()
+    app.set_seed(5)
+    app.roll()
+    expected = local_handle({"op": "roll", "system": "notation", "seed": 5,
+                             "params": {"expression": "3d6!!+2d6!"}})["result"]
+    report = [d for g in expected["groups"] for d in g["dice"]]
+    cells = page.eval_on_selector_all(
+        "#result .die-cell",
+        """(cells) => cells.map((c) => ({parts: c.querySelector('.die-parts')?.textContent ?? null,
+             from: c.querySelector('.die-from')?.dataset.from ?? null}))""")
+    origin = None
+    want = []
+    for d in report:
+        if not d["extra"]:
+            origin = len(want)
+        compounded = d["exploded"] and not d["extra"] and len(d["faces"]) > 1
+        want.append({"parts": " + ".join(map(str, d["faces"])) if compounded else None,
+                     "from": str(origin) if d["extra"] else None})
+    assert cells == want
+    assert any(c["parts"] for c in cells) and any(c["from"] for c in cells)  # this seed shows both
+    page.keyboard.press("Escape")
+
+
 def test_a_space_after_an_explosion_is_warned_of_in_the_odds(app: App) -> None:
     """`5d10! >=8` counts successes, `5d10!>=8` explodes on 8+: the odds panel says so while
     the player types (docs/rules.md §5)."""

@@ -33,6 +33,8 @@ addStrings({
     "die.tag.exploded": "explosé",
     "die.tag.success": "réussite",
     "die.tag.miss": "raté",
+    "die.tag.failure": "échec",
+    "die.tag.extra": "ajouté",
     // compare.js
     "compare.title": "Comparer deux choix",
     "compare.hint": "Deux variantes du jet du formulaire ; chacune change un réglage.",
@@ -95,6 +97,8 @@ addStrings({
     "die.tag.exploded": "exploded",
     "die.tag.success": "success",
     "die.tag.miss": "miss",
+    "die.tag.failure": "failure",
+    "die.tag.extra": "added",
     // compare.js
     "compare.title": "Compare two choices",
     "compare.hint": "Two variations of the form's roll; each changes one setting.",

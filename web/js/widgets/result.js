@@ -54,10 +54,26 @@ function dieDescription(die) {
  * Draw the dice of one roll result. Returns the tray and the list of {el, face} to animate.
  * placement: null, or {indexes (die index -> flame number), values, canPlus(i), canMinus(i), onStep(i, delta)}
  */
+/**
+ * What free dice say of each die beyond its face ([] for other systems): every face it threw
+ * (a compounded die's parts) and, for a die an explosion added, the die it came from (the
+ * engine lists the added dice right after the die that exploded, in its group's report).
+ */
+function chainsOf(result) {
+  const report = Array.isArray(result.groups) ? result.groups.flatMap((g) => g.dice || []) : [];
+  if (report.length !== result.dice.length) return [];
+  let origin = null;
+  return report.map((d, index) => {
+    if (!d.extra) origin = index;
+    return { faces: Array.isArray(d.faces) ? d.faces : [], from: d.extra ? origin : null };
+  });
+}
+
 function diceTray(result, placement) {
   const tray = h("ul", { class: ["dice-tray", result.dice.length <= 3 ? "is-few" : ""], "aria-label": t("result.dice") });
   const animated = [];
   const counts = result.successes !== undefined;
+  const chains = chainsOf(result);
   result.dice.forEach((die, index) => {
     const el = createDie(die.sides, die.kind);
     setFace(el, die.final);
@@ -69,6 +85,13 @@ function diceTray(result, placement) {
     if (die.delta) {
       caption.append(h("span", { class: ["chip", "chip--delta"], text: `${formatSigned(die.delta)} (${die.rolled}→${die.final})` }));
     }
+    const chain = chains[index];
+    // A compounded die (!!) counts the sum of its faces: its parts are said, 6 + 6 + 3.
+    if (chain && (die.tags || []).includes("exploded") && !(die.tags || []).includes("rerolled") && chain.faces.length > 1) {
+      caption.append(h("span", { class: "die-parts", text: chain.faces.join(" + ") }));
+    }
+    // A die an explosion added is linked to the die that exploded.
+    if (chain && chain.from !== null) caption.append(h("span", { class: "die-from", dataset: { from: chain.from }, text: t("die.from", { n: chain.from + 1 }) }));
     // A rerolled die counts its last face; the face it threw first is beside it, struck through.
     if ((die.tags || []).includes("rerolled")) {
       caption.append(h("s", { class: "die-discarded", title: t("die.discarded", { n: die.rolled }), text: String(die.rolled) }));
