@@ -99,7 +99,9 @@ def test_200_seeded_throws_rest_flat_on_the_engine_faces(app: App) -> None:
         if len(r["looks"]) != len(r["tags"]):
             continue
         for look, tags in zip(r["looks"], r["tags"], strict=True):
-            expected = "dim" if "dropped" in tags else "burst" if "exploded" in tags else "plain"
+            expected = ("dim" if "dropped" in tags else "hit" if "success" in tags
+                        else "fail" if "failure" in tags else "burst" if "exploded" in tags
+                        else "plain")
             assert look == expected, (r["seed"], tags, look)
     assert any("dim" in r["looks"] for r in results) and any("burst" in r["looks"] for r in results)
     retried = sum(1 for r in results if r["tries"] > 1)

@@ -394,6 +394,30 @@ def test_compounded_parts_and_added_dice_are_linked_to_their_die(app: App) -> No
     page.keyboard.press("Escape")
 
 
+def test_the_successes_of_a_count_are_marked_once_landed(app: App) -> None:
+    """Issue 39: `5d10>=8` marks its successes on the dice (green ring in 3D, on the card),
+    and nothing while they roll."""
+    page = app.page
+    app.pick_system("notation")
+    page.fill(app.field("actor", "notation", "expression"), "5d10>=8")
+    app.settle()
+    app.set_seed(1)
+    app.roll()
+    page.wait_for_selector("[data-roll-stage][data-state=landed]")
+    expected = local_handle({"op": "roll", "system": "notation", "seed": 1,
+                             "params": {"expression": "5d10>=8"}})["result"]
+    hits = ["success" in d["tags"] for d in expected["dice"]]
+    assert any(hits) and not all(hits)
+    marked = page.eval_on_selector_all(
+        "#result .die-cell", "(cells) => cells.map((c) => c.classList.contains('tag--success'))")
+    assert marked == hits
+    if page.get_attribute("[data-roll-stage]", "data-mode") == "3d":
+        looks = page.evaluate("() => window.pyrules.modules.stage.scene3d().scene.meshes"
+                              ".map((m) => m.userData.look)")
+        assert looks == ["hit" if hit else "plain" for hit in hits], looks
+    page.keyboard.press("Escape")
+
+
 def test_a_space_after_an_explosion_is_warned_of_in_the_odds(app: App) -> None:
     """`5d10! >=8` counts successes, `5d10!>=8` explodes on 8+: the odds panel says so while
     the player types (docs/rules.md §5)."""

@@ -25,6 +25,9 @@ export function lookOf(tags) {
   const list = Array.isArray(tags) ? tags : [];
   // A dropped die is dimmed; a rerolled one counts (its discarded face is on the result card).
   if (list.includes("dropped")) return "dim";
+  // A count's dice: a success ringed green, a failure red (the chips on the card say it too).
+  if (list.includes("success")) return "hit";
+  if (list.includes("failure")) return "fail";
   if (list.includes("exploded")) return "burst";
   return "plain";
 }
@@ -112,9 +115,9 @@ export function material(sh, role, kind, colour, edge, look) {
       ctx.lineWidth = room * 0.3;
       outline(ctx, corners, 0.93, centre);
     }
-    if (look === "burst") {
-      ctx.strokeStyle = "#ffc93c";
-      ctx.lineWidth = room * 0.12;
+    if (look === "burst" || look === "hit" || look === "fail") {
+      ctx.strokeStyle = { burst: "#ffc93c", hit: "#009e73", fail: "#d55e00" }[look];
+      ctx.lineWidth = room * (look === "burst" ? 0.12 : 0.18);
       outline(ctx, corners, 0.8, centre);
     }
     ctx.fillStyle = scheme.ink;

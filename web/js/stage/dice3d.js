@@ -264,7 +264,7 @@ export class DiceScene {
     const combos = [[6, "face", "normal", own, null, "plain"], [6, "face", "flame", own, null, "plain"], [6, "face", "black_flame", own, null, "plain"]];
     combos.push([10, "face", "normal", own, null, "plain"], [100, "tens", "normal", own, null, "plain"], [100, "units", "normal", own, null, "plain"]);
     for (const sides of [8, 12, 20, 4]) combos.push([sides, "face", "normal", own, null, "plain"]);
-    combos.push([6, "fudge", "fudge", own, null, "plain"]);
+    combos.push([6, "fudge", "fudge", own, null, "plain"], [10, "face", "normal", own, null, "hit"], [10, "face", "normal", own, null, "fail"]);
     combos.push([6, "face", "normal", other, null, "plain"], [6, "face", "normal", own, null, "dim"], [6, "face", "normal", own, null, "burst"], [6, "face", "flame", other, other, "plain"]);
     // The physics too: a first simulation runs cold (1–2 s on a busy machine), so one short
     // throw of every solid is simulated here, in slices, and thrown away.
