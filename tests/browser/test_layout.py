@@ -309,3 +309,33 @@ def test_every_tab_label_fits_whole(app: App, name: str, width: int, height: int
             assert cut["now"] == [] and cut["seven"] == [], (name, language, cut)
     finally:
         page.set_viewport_size({"width": 1024, "height": 768})
+
+
+@pytest.mark.parametrize(("name", "width", "height"), SIZES)
+def test_the_first_field_shows_on_the_first_screen(
+    app: App, name: str, width: int, height: int
+) -> None:
+    """Issue 39: at every size, a phone included, the roll form's first field is in view when
+    the app opens, above the roll bar (a phone's system picker is one row that scrolls)."""
+    page = app.page
+    page.set_viewport_size({"width": width, "height": height})
+    try:
+        app.pick_system("pool")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        facts = page.evaluate(
+            """() => {
+              const input = document.querySelector('.side-form input');
+              const bar = document.querySelector('.roll-row').getBoundingClientRect();
+              const box = input.getBoundingClientRect();
+              return {top: box.top, bottom: box.bottom, bar: bar.top};
+            }"""
+        )
+        assert facts["top"] >= 0 and facts["bottom"] <= facts["bar"], (name, facts)
+        if width < 480:  # a phone: the picker is one row
+            rows = page.evaluate("() => document.getElementById('systems').offsetHeight")
+            assert rows <= 72, rows
+        # every system can still be chosen: the last one, once scrolled to
+        app.pick_system("notation")
+        app.pick_system("pool")
+    finally:
+        page.set_viewport_size({"width": 1024, "height": 768})

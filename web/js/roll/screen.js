@@ -77,6 +77,9 @@ export class SystemPicker {
       box.append(radio, h("label", { for: id, dataset: { system: system.id } }, h("span", { class: "system-name", text: pickerName(pick(system.name)) })));
     }
     this.$("system-description").textContent = pick(app.currentSystem().description);
+    // A phone's picker scrolls sideways (css/controls.css): the chosen system in view.
+    const chosen = box.querySelector("input:checked + label");
+    if (chosen && box.scrollWidth > box.clientWidth) box.scrollLeft = Math.max(0, chosen.offsetLeft - box.offsetLeft - 8);
   }
 }
 
