@@ -346,3 +346,37 @@ def test_the_boot_moves_nothing(new_app: Any, site: str, size: tuple[int, int]) 
         assert total <= 0.05, f"{visit} visit at {size}: CLS {total:.3f}: {shifts}"
     app.check_clean()
     app.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(768, 1024), (1024, 768), (360, 740)])
+def test_the_boot_panel_covers_no_field_while_the_engine_starts(
+    new_app: Any, site: str, width: int, height: int
+) -> None:
+    """Issue 39: while the engine starts, its panel takes the roll bar's place (the bar
+    cannot roll yet): every field the bar leaves in view stays in view."""
+    app = new_app(site, viewport={"width": width, "height": height})
+    page = app.page
+    held: list[Any] = []
+    page.route("**/js/engine/worker.js", lambda route: held.append(route))
+    app.open(wait=False)
+    page.wait_for_selector(".side-form[data-system] input")
+    page.wait_for_selector("#boot[data-state=booting]")
+    facts = page.evaluate(
+        """() => {
+          const box = (n) => n.getBoundingClientRect();
+          const boot = box(document.getElementById('boot'));
+          const bar = box(document.querySelector('.roll-row'));
+          const fields = [...document.querySelectorAll('.side-form .field')].map(box)
+            .filter((r) => r.height && r.bottom <= bar.top)
+            .filter((r) => !(r.bottom <= boot.top || r.top >= boot.bottom));
+          return {boot: [boot.top, boot.bottom], bar: [bar.top, bar.bottom],
+                  covered: fields.length};
+        }"""
+    )
+    (top, bottom), (bar_top, bar_bottom) = facts["boot"], facts["bar"]
+    assert top >= bar_top - 1 and bottom <= bar_bottom + 1, facts
+    assert facts["covered"] == 0, facts
+    held[0].continue_()
+    app.wait_ready()
+    assert page.is_visible("#roll-button")
+    app.context.close()
