@@ -339,3 +339,26 @@ def test_the_first_field_shows_on_the_first_screen(
         app.pick_system("pool")
     finally:
         page.set_viewport_size({"width": 1024, "height": 768})
+
+
+def test_on_a_landscape_tablet_the_roll_bar_leaves_the_result_uncovered(app: App) -> None:
+    """Issue 39: two columns, the bar sits under the form's: the result's dice beside it are
+    never under the bar once the stage closes."""
+    page = app.page
+    page.set_viewport_size({"width": 1024, "height": 768})
+    app.set_mode("single")
+    set_pool(app, pot=6, diff=4, flame=0)
+    app.set_seed(3)
+    app.roll()
+    page.wait_for_selector("[data-roll-stage][data-state=landed]")
+    page.keyboard.press("Escape")
+    facts = page.evaluate(
+        """() => {
+          const bar = document.querySelector('.roll-row').getBoundingClientRect();
+          const result = document.querySelector('.result-panel').getBoundingClientRect();
+          const form = document.querySelector('.forms-panel').getBoundingClientRect();
+          return {bar: [bar.left, bar.right], result: result.left, form: [form.left, form.right]};
+        }"""
+    )
+    assert facts["bar"][1] <= facts["result"], facts
+    assert facts["bar"][0] >= facts["form"][0] - 1 and facts["bar"][1] <= facts["form"][1] + 1
