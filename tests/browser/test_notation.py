@@ -335,18 +335,23 @@ def test_an_unreadable_expression_clears_its_odds_and_says_why(app: App) -> None
     assert page.locator("#odds .odds-invalid").count() == 0
 
 
+def roll_free_dice(app: App, expression: str, seed: int) -> dict[str, Any]:
+    """Roll `expression` from the form with this seed (French); the engine's answer."""
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    app.page.fill(app.field("actor", "notation", "expression"), expression)
+    app.settle()
+    app.set_seed(seed)
+    app.roll()
+    return dict(local_handle({"op": "roll", "system": "notation", "seed": seed,
+                              "params": {"expression": expression}})["result"])
+
+
 def test_a_rerolled_die_shows_the_face_that_counts_and_the_discarded_one(app: App) -> None:
     """Issue 39: `4d6ro<3` counts each rerolled die's new face: the card shows it, with the
     face thrown first beside it, struck through; the 3D die is not dimmed like a dropped one."""
     page = app.page
-    set_lang(app, "fr")
-    app.pick_system("notation")
-    page.fill(app.field("actor", "notation", "expression"), "4d6ro<3")
-    app.settle()
-    app.set_seed(1)
-    app.roll()
-    expected = local_handle({"op": "roll", "system": "notation", "seed": 1,
-                             "params": {"expression": "4d6ro<3"}})["result"]
+    expected = roll_free_dice(app, "4d6ro<3", 1)
     rerolled = [d for d in expected["dice"] if "rerolled" in d["tags"]]
     assert len(rerolled) >= 2
     cells = page.eval_on_selector_all(
@@ -368,14 +373,7 @@ def test_compounded_parts_and_added_dice_are_linked_to_their_die(app: App) -> No
     """Issue 39: a compounded die (`!!`) shows its parts (6 + 3), and a die an explosion
     added (`!`) names the die it came from."""
     page = app.page
-    set_lang(app, "fr")
-    app.pick_system("notation")
-    page.fill(app.field("actor", "notation", "expression"), "3d6!!+2d6!")
-    app.settle()
-    app.set_seed(5)
-    app.roll()
-    expected = local_handle({"op": "roll", "system": "notation", "seed": 5,
-                             "params": {"expression": "3d6!!+2d6!"}})["result"]
+    expected = roll_free_dice(app, "3d6!!+2d6!", 5)
     report = [d for g in expected["groups"] for d in g["dice"]]
     cells = page.eval_on_selector_all(
         "#result .die-cell",
@@ -398,14 +396,8 @@ def test_the_successes_of_a_count_are_marked_once_landed(app: App) -> None:
     """Issue 39: `5d10>=8` marks its successes on the dice (green ring in 3D, on the card),
     and nothing while they roll."""
     page = app.page
-    app.pick_system("notation")
-    page.fill(app.field("actor", "notation", "expression"), "5d10>=8")
-    app.settle()
-    app.set_seed(1)
-    app.roll()
+    expected = roll_free_dice(app, "5d10>=8", 1)
     page.wait_for_selector("[data-roll-stage][data-state=landed]")
-    expected = local_handle({"op": "roll", "system": "notation", "seed": 1,
-                             "params": {"expression": "5d10>=8"}})["result"]
     hits = ["success" in d["tags"] for d in expected["dice"]]
     assert any(hits) and not all(hits)
     marked = page.eval_on_selector_all(
