@@ -154,6 +154,31 @@ test("a join that never completes says so on both sides within the join limit", 
   }
 });
 
+test("a join the host gives up first is said on the player's side too", async () => {
+  // The host's limit counts from its accept, the player's from its link being up: the host
+  // may close first. The player is told the join failed, not left with a link that just went.
+  const before = { ...LIMITS };
+  LIMITS.join = 600000; // neither side's own limit can say it here: only the host's close
+  const net = network({ drop: (side, text) => JSON.parse(text).t === "hello" });
+  const hostPeers = [];
+  const g = gm({ ...net, newPeer: (...args) => hostPeers.at(hostPeers.push(net.newPeer(...args)) - 1) });
+  const a = device(net);
+  try {
+    const invite = await g.host.invite();
+    const text = await a.player.answer(invite.text, { name: "Aïcha" });
+    const accepted = g.host.accept(text);
+    await until(() => a.player.joinTimer !== null, "the player's link is up");
+    hostPeers.at(-1).close(); // the host gives the join up
+    await until(() => a.notices.some((n) => n.kind === "timeout"), "the player is told");
+    assert.equal(a.player.failed, "timeout");
+    assert.equal(a.notices.filter((n) => n.kind === "timeout").length, 1);
+    assert.equal((await accepted).ok, false);
+  } finally {
+    Object.assign(LIMITS, before);
+    g.host.close();
+  }
+});
+
 test("only the invite on screen holds a seat: ten unused invites leave room, a used one is gone", async () => {
   const net = network();
   const g = gm(net);

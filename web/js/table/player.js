@@ -94,10 +94,16 @@ export class TablePlayer {
     if (this.joinTimer) return;
     this.joinTimer = setTimeout(() => {
       if (this.peer !== peer || this.connected) return;
-      this.failed = "timeout";
-      peer.close();
-      this.onNotice({ kind: "timeout" });
+      this.joinTimer = null; // said here, not again when the link closes
+      this.failJoin(peer);
     }, LIMITS.join);
+  }
+
+  /** The join whose link was up did not complete: said once, the link closed. */
+  failJoin(peer) {
+    this.failed = "timeout";
+    peer.close();
+    this.onNotice({ kind: "timeout" });
   }
 
   receive(raw) {
@@ -315,7 +321,13 @@ export class TablePlayer {
 
   lost(peer) {
     if (peer !== this.peer) return;
+    // The host gave the join up first (its limit counts from its accept): the same failure.
+    const joinFailed = this.joinTimer !== null && !this.connected;
     this.drop();
+    if (joinFailed) {
+      this.failed = "timeout";
+      this.onNotice({ kind: "timeout" });
+    }
   }
 
   /**
