@@ -67,10 +67,20 @@ def _sync(dist: Path, plan: dict[str, Path | bytes], keep: tuple[str, ...] = ())
             if not _same_file(source, dst):
                 replace_file(dst, functools.partial(shutil.copy2, source))
                 changed += 1
-        elif not dst.is_file() or dst.read_bytes() != source:
+        elif not dst.is_file() or (dst.read_bytes() != source
+                                   and not _baked_from(rel, dst, source)):
             replace_file(dst, lambda tmp, data=source: tmp.write_bytes(data))
             changed += 1
     return changed
+
+
+def _baked_from(rel: str, dst: Path, source: bytes) -> bool:
+    """Whether dist's `rel` is `source` with version.json baked in (finish_site bakes it again
+    the same): left alone, so a rebuild of an unchanged site never rewrites it, and a page
+    served meanwhile never fetches the script unbaked."""
+    if rel not in BAKED:
+        return False
+    return unbake(dst.read_bytes().decode("utf-8")).encode("utf-8") == source
 
 
 def _web_files(web: Path) -> dict[str, Path]:
