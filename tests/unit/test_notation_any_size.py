@@ -203,3 +203,17 @@ def test_a_space_between_an_explosion_and_a_comparison_is_warned_of(
     assert ok(request("roll", tight, seed=2))["kind"] == "sum"
     assert "warnings" not in ok(request("odds", tight))
     assert "warnings" not in ok(request("odds", "3d6! + 2"))  # a space before +: no comparison
+
+
+def test_a_compounded_die_says_what_each_throw_adds() -> None:
+    """The parts of a `!!` chain as counted (the result card shows them): a penetrating one's
+    added throws count one less, so 6 then 3 is 6 + 2 = 8."""
+    plain = ok({"op": "roll", "system": "notation",
+                "params": {"expression": "1d6!!", "dice": [6, 3]}})["groups"][0]["dice"][0]
+    assert (plain["faces"], plain["parts"], plain["value"]) == ([6, 3], [6, 3], 9)
+    piercing = ok({"op": "roll", "system": "notation",
+                   "params": {"expression": "1d6!!p", "dice": [6, 3]}})["groups"][0]["dice"][0]
+    assert (piercing["faces"], piercing["parts"], piercing["value"]) == ([6, 3], [6, 2], 8)
+    single = ok({"op": "roll", "system": "notation",
+                 "params": {"expression": "1d6!!", "dice": [4]}})["groups"][0]["dice"][0]
+    assert single["parts"] is None

@@ -23,6 +23,7 @@ class RolledDie:
     rerolled: bool
     exploded: bool  # it exploded (made another die, or compounded)
     extra: bool  # it is a die an explosion added
+    parts: tuple[int, ...] | None = None  # a compounded chain: what each throw adds to it
 
 
 def throw(g: Group, source: FaceSource) -> tuple[list[int], int]:
@@ -49,10 +50,10 @@ def roll_group(g: Group, source: FaceSource) -> list[RolledDie]:
                 dice.append(RolledDie(tuple(faces), value - (cut if i else 0), len(faces) > 1,
                                       i < len(chain) - 1, i > 0))
         else:
-            value = chain[0][1] + sum(v - cut for _, v in chain[1:])
-            dice.append(RolledDie(tuple(f for faces, _ in chain for f in faces), value,
+            parts = (chain[0][1], *(v - cut for _, v in chain[1:]))
+            dice.append(RolledDie(tuple(f for faces, _ in chain for f in faces), sum(parts),
                                   any(len(faces) > 1 for faces, _ in chain), len(chain) > 1,
-                                  False))
+                                  False, parts if len(chain) > 1 else None))
     return dice
 
 
@@ -93,6 +94,7 @@ def evaluate(parsed: Parsed, source: FaceSource) -> tuple[int, list[dict[str, An
             "notation": g.text(), "sign": 1, "subtotal": subtotal,
             "dice": [{"faces": list(d.faces), "value": d.value, "kept": i in kept,
                       "rerolled": d.rerolled, "exploded": d.exploded, "extra": d.extra,
+                      "parts": list(d.parts) if d.parts else None,
                       "success": g.success.meets(d.value) if g.success else None,
                       "failure": g.failure.meets(d.value) if g.failure else None}
                      for i, d in enumerate(dice)],

@@ -51,13 +51,9 @@ function dieDescription(die) {
 }
 
 /**
- * Draw the dice of one roll result. Returns the tray and the list of {el, face} to animate.
- * placement: null, or {indexes (die index -> flame number), values, canPlus(i), canMinus(i), onStep(i, delta)}
- */
-/**
- * What free dice say of each die beyond its face ([] for other systems): every face it threw
- * (a compounded die's parts) and, for a die an explosion added, the die it came from (the
- * engine lists the added dice right after the die that exploded, in its group's report).
+ * What free dice say of each die beyond its face ([] for other systems): a compounded die's
+ * parts, as the engine counts them, and, for a die an explosion added, the die it came from
+ * (the engine lists the added dice right after the die that exploded, in its group's report).
  */
 function chainsOf(result) {
   const report = Array.isArray(result.groups) ? result.groups.flatMap((g) => g.dice || []) : [];
@@ -65,10 +61,14 @@ function chainsOf(result) {
   let origin = null;
   return report.map((d, index) => {
     if (!d.extra) origin = index;
-    return { faces: Array.isArray(d.faces) ? d.faces : [], from: d.extra ? origin : null };
+    return { parts: Array.isArray(d.parts) ? d.parts : null, from: d.extra ? origin : null };
   });
 }
 
+/**
+ * Draw the dice of one roll result. Returns the tray and the list of {el, face} to animate.
+ * placement: null, or {indexes (die index -> flame number), values, canPlus(i), canMinus(i), onStep(i, delta)}
+ */
 function diceTray(result, placement) {
   const tray = h("ul", { class: ["dice-tray", result.dice.length <= 3 ? "is-few" : ""], "aria-label": t("result.dice") });
   const animated = [];
@@ -86,10 +86,8 @@ function diceTray(result, placement) {
       caption.append(h("span", { class: ["chip", "chip--delta"], text: `${formatSigned(die.delta)} (${die.rolled}→${die.final})` }));
     }
     const chain = chains[index];
-    // A compounded die (!!) counts the sum of its faces: its parts are said, 6 + 6 + 3.
-    if (chain && (die.tags || []).includes("exploded") && !(die.tags || []).includes("rerolled") && chain.faces.length > 1) {
-      caption.append(h("span", { class: "die-parts", text: chain.faces.join(" + ") }));
-    }
+    // A compounded die (!!) counts the sum of its parts: they are said, 6 + 6 + 3.
+    if (chain?.parts) caption.append(h("span", { class: "die-parts", text: chain.parts.join(" + ") }));
     // A die an explosion added is linked to the die that exploded.
     if (chain && chain.from !== null) caption.append(h("span", { class: "die-from", dataset: { from: chain.from }, text: t("die.from", { n: chain.from + 1 }) }));
     // A rerolled die counts its last face; the face it threw first is beside it, struck through.
