@@ -275,14 +275,19 @@ def test_bad_expression_is_shown_on_the_field(app: App) -> None:
     page.wait_for_selector(f"{field}-error", state="hidden")
 
 
+def free_dice_field(app: App) -> str:
+    """The free-dice screen in French: its expression field."""
+    set_lang(app, "fr")
+    app.pick_system("notation")
+    return app.field("actor", "notation", "expression")
+
+
 def test_an_expression_past_the_exact_budget_rolls_and_its_odds_say_about(app: App) -> None:
     """Issue 41: `100d1000` rolls from the Roll button, its number on the stage; its odds are
     an estimate the panel and the roll bar say « environ », never shown as exact, never held
     against the field."""
     page = app.page
-    set_lang(app, "fr")
-    app.pick_system("notation")
-    field = app.field("actor", "notation", "expression")
+    field = free_dice_field(app)
     page.fill(field, "100d1000")
     page.wait_for_selector("#odds .totals-chart.is-estimate .totals-estimate")
     odds = local_handle({"op": "odds", "system": "notation",
@@ -318,9 +323,7 @@ def test_an_unreadable_expression_clears_its_odds_and_says_why(app: App) -> None
     """Issue 39: the previous expression's odds say nothing of an unreadable one: the panel
     shows the engine's refusal instead of a dimmed old chart."""
     page = app.page
-    set_lang(app, "fr")
-    app.pick_system("notation")
-    field = app.field("actor", "notation", "expression")
+    field = free_dice_field(app)
     page.fill(field, "3d6")
     page.wait_for_selector("#odds .totals-chart")
     page.fill(field, "3d6+")
@@ -337,9 +340,7 @@ def test_an_unreadable_expression_clears_its_odds_and_says_why(app: App) -> None
 
 def roll_free_dice(app: App, expression: str, seed: int) -> dict[str, Any]:
     """Roll `expression` from the form with this seed (French); the engine's answer."""
-    set_lang(app, "fr")
-    app.pick_system("notation")
-    app.page.fill(app.field("actor", "notation", "expression"), expression)
+    app.page.fill(free_dice_field(app), expression)
     app.settle()
     app.set_seed(seed)
     app.roll()
@@ -413,9 +414,7 @@ def test_a_space_after_an_explosion_is_warned_of_in_the_odds(app: App) -> None:
     """`5d10! >=8` counts successes, `5d10!>=8` explodes on 8+: the odds panel says so while
     the player types (docs/rules.md §5)."""
     page = app.page
-    set_lang(app, "fr")
-    app.pick_system("notation")
-    field = app.field("actor", "notation", "expression")
+    field = free_dice_field(app)
     page.fill(field, "5d10! >=8")
     page.wait_for_selector("#odds .totals-warning[data-code=notation_spaced_explosion]")
     text = page.inner_text("#odds .totals-warning")
