@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .fields import Field, ParamError, read_face, validate
+from .fields import Field, ParamError, brief, read_face, validate
 from .i18n import LANGS, Template, Text, headline_words
 
 SEED_MAX = 2**53 - 1  # seeds must survive a round trip through JavaScript numbers
@@ -320,6 +320,11 @@ class System(Generic[P]):
     def is_success(self, outcome_id: str) -> bool:
         return next(o.success for o in self.outcomes if o.id == outcome_id)
 
+    def judges_success(self, params: P) -> bool:
+        """Whether a roll of ``params`` succeeds or fails (a chance of success means
+        something): the default, when the system's outcomes are of both kinds."""
+        return len({o.success for o in self.outcomes}) == 2
+
     # -- how an answer is shaped (api.py calls these; a system may override) -------------
     def headline(self, result: RollResult) -> int | None:
         """The number a player reads first on this roll (the stage's headline): a pool's
@@ -339,6 +344,12 @@ class System(Generic[P]):
             return None
         kind = self.headline_kind(result)
         return {lang: headline_words(kind, n, lang, spoken) for lang in LANGS}
+
+    def brief(self, params: P) -> Text:
+        """What ``params`` roll, in a short line (a sheet's quick-roll button): the fields a
+        form shows, as :func:`pyrules.fields.brief` words them; a system may word a value
+        its own way (steps: the whole bonus the roll adds)."""
+        return brief(self.fields, {f.name: getattr(params, f.name, None) for f in self.fields})
 
     def roll_answer(self, result: RollResult, out: dict[str, Any]) -> dict[str, Any]:
         """The ``roll`` answer of ``result`` as api.py built it; a system may reshape it."""

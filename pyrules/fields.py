@@ -208,3 +208,43 @@ def validate(fields: Sequence[Field], raw: Any) -> dict[str, Any]:
         value = raw.get(f.name)
         values[f.name] = f.default if value is None else f.clean(value)
     return values
+
+
+def brief(fields: tuple[Field, ...], values: Mapping[str, Any],
+          shown: Mapping[str, str] | None = None) -> Text:
+    """A short line of what params roll, in every language (« POT 6 · DIFF 4 · Effort »,
+    a sheet's quick-roll button): each field a form shows, by its short label, unless it is
+    unset, left at a neutral default (0, no, empty, « none ») or at an advanced default, or
+    replaced by another set field (d100: a level replaces the value). ``shown``: a field's
+    value as a system words it (steps: the whole bonus, signed)."""
+    shown = shown or {}
+    replaced = {f.replaces for f in fields if f.replaces and values.get(f.name) not in (None, "")}
+    parts: dict[str, list[str]] = {"fr": [], "en": []}
+    for f in fields:
+        value = values.get(f.name)
+        if f.kind in ("faces", "placement") or f.name in replaced:
+            continue
+        if value is None or value == "" or (isinstance(value, (list, tuple)) and not value):
+            continue
+        if f.kind == "choice" and f.default == "none" and value == "none":
+            continue
+        neutral = f.default is None or f.default is False or f.default == "" or (
+            f.default == 0 and not isinstance(f.default, bool))
+        if (f.group == "advanced" or neutral) and value == f.default and f.name not in shown:
+            continue
+        for lang, out in parts.items():
+            short = f.label.get(lang).split(" (")[0]
+            if f.kind == "bool":
+                if value:
+                    out.append(short)
+            elif f.kind == "choice":
+                choice = next((c for c in f.choices if c.value == value), None)
+                colon = "\u00a0: " if lang == "fr" else ": "
+                out.append(f"{short}{colon}{choice.label.get(lang) if choice else value}")
+            elif f.name in shown:
+                out.append(f"{short} {shown[f.name]}")
+            elif isinstance(value, (list, tuple)):
+                out.append(f"{short} {' '.join(str(v) for v in value)}")
+            else:
+                out.append(f"{short} {value}")
+    return Text(" · ".join(parts["fr"]), " · ".join(parts["en"]))

@@ -1,25 +1,56 @@
-"""The character ops (issue 21): ``character`` checks and normalises one character,
-``characters`` a batch (an import, a restore) in one call. See docs/api.md."""
+"""The character ops (issue 21): ``character`` checks and normalises one character, and
+answers what its sheet shows (its efforts, each entry's roll in words with its chance of
+success); ``characters`` a batch (an import, a restore) in one call. See docs/api.md."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
+from ..core import System
 from ..errors import ApiError, PyrulesError
-from ..registry import SYSTEMS
+from ..registry import SYSTEMS, sheet_of
+from ..sheets.build import build_params
 from ..sheets.character import normalise
 from ..sheets.rolls import efforts_of
 from ..sheets.spec import IMPORT_MAX
 from .base import Checked, Op
+from .cache import odds_of
+
+
+def entry_views(system: System[Any], character: Mapping[str, Any],
+                lang: str) -> list[dict[str, Any]]:
+    """What each quick-roll button of a sheet says: the roll the engine builds for it (the
+    entry with the sheet's numbers, no situation) in a short line, and its chance of
+    success (None when the roll is not judged a success or a failure, a sum of free dice,
+    or when its exact odds cost too much)."""
+    spec = sheet_of(system)
+    out = []
+    for entry in character["entries"]:
+        raw, _ = build_params(system, spec, character, entry, None)
+        params, _ = system.parse(raw)  # normalise checked every entry's roll
+        chance: Fraction | None = None
+        if system.judges_success(params):
+            try:
+                odds = odds_of(system, params)
+                chance = sum((p for o, p in odds.outcomes if system.is_success(o)), Fraction(0))
+            except PyrulesError:  # odds too costly (free dice): the button shows none
+                chance = None
+        out.append({"id": entry["id"], "brief": system.brief(params).get(lang),
+                    "chance": None if chance is None else float(chance),
+                    "chance_exact": None if chance is None else str(chance)})
+    return out
 
 
 def parse_character(req: Mapping[str, Any], lang: str) -> Checked:
     character = normalise(req.get("character"))
     answer: dict[str, Any] = {"character": character}
-    efforts = efforts_of(SYSTEMS[character["system"]], character)
+    system = SYSTEMS[character["system"]]
+    efforts = efforts_of(system, character)
     if efforts is not None:  # what the sheet shows of them once saved: no second call
         answer["efforts"] = efforts
+    answer["entries"] = entry_views(system, character, lang)
     return {"answer": answer, "shown": answer}
 
 

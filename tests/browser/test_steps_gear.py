@@ -25,6 +25,19 @@ def test_a_sheet_lists_several_weapons_and_only_the_best_counts(app: App) -> Non
     # Stored as the engine's `character` op answers a list stat: a list of whole numbers.
     assert (stats["weapons"], stats["protections"]) == ([2, 1, 3], [1, 0])
 
+    # The button says the whole bonus the roll adds (1 + best weapon 3 + best protection 1)
+    # and its chance of success, the engine's odds of the very roll the tap sends.
+    button = "#char-detail .entry-roll:has-text('Épée')"
+    page.wait_for_selector(f"{button} .entry-roll-chance:not(:empty)")
+    assert "Bonus +5" in page.text_content(f"{button} .entry-roll-summary")
+    odds = local_handle({"op": "odds", "system": "steps",
+                         "params": {"die": 8, "threshold": 9, "bonus": 5}})["result"]
+    assert odds["success"] == "5/8"  # a D8 of 4 or more
+    chance = page.eval_on_selector(f"{button} .entry-roll-chance",
+                                   "(c) => ({text: c.textContent, exact: c.title})")
+    assert chance["exact"] == odds["success"]
+    assert chance["text"].startswith("63") and chance["text"].endswith("de réussite"), chance
+
     before = len(history_entries(app))
     app.set_seed(5)
     page.click("#char-detail .entry-roll:has-text('Épée')")

@@ -286,3 +286,37 @@ def test_the_dice_of_both_sides_of_an_opposition_in_one_call() -> None:
                     for side, params in (("actor", actor), ("opponent", opponent))}
     got = err({"op": "dice", "system": "d6", "actor": actor, "opponent": {"attribute": 30}})
     assert got["field"] == "opponent.attribute"
+
+
+@pytest.mark.parametrize("system", sorted(FULL))
+def test_a_sheet_answers_each_entry_in_words_with_its_chance(system: str) -> None:
+    """Issue 39: a quick-roll button says the roll the engine builds (no situation) and its
+    chance of success: the `odds` op's of those very params."""
+    answer = ok({"op": "character", "character": character(system, **FULL[system])})
+    entries = answer["character"]["entries"]
+    assert [e["id"] for e in answer["entries"]] == [e["id"] for e in entries]
+    for i, fact in enumerate(answer["entries"]):
+        params = built(system, entry=i)
+        odds = ok({"op": "odds", "system": system, "params": params})
+        assert fact["chance_exact"] == odds["success"]
+        assert fact["chance"] == odds["success_probability"]
+        assert fact["brief"] and "(s)" not in fact["brief"]
+
+
+def test_a_steps_button_says_the_whole_bonus_the_roll_adds() -> None:
+    c = character("steps", **FULL["steps"])  # accessories 2, weapons 2 1, protections 1 3
+    for lang, word in (("fr", "Bonus"), ("en", "Bonus")):
+        facts = ok({"op": "character", "character": c, "lang": lang})["entries"]
+        p = built("steps")
+        total = p["bonus"] + max(p["weapons"]) + max(p["protections"])
+        assert total == 2 + 2 + 3
+        assert f"{word} +{total}" in facts[0]["brief"], facts[0]
+        assert "Armes" not in facts[0]["brief"] and "Weapons" not in facts[0]["brief"]
+    fr = ok({"op": "character", "character": c, "lang": "fr"})["entries"][0]["brief"]
+    assert "\u00a0:" in fr  # French typography: a no-break space before the colon
+
+
+def test_a_d100_level_replaces_the_value_in_words() -> None:
+    c = character("d100", entries=[{"label": "Tir", "params": {"value": 30, "level": "master"}}])
+    brief = ok({"op": "character", "character": c, "lang": "en"})["entries"][0]["brief"]
+    assert "Level" in brief and "Value" not in brief, brief

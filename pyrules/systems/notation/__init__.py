@@ -288,6 +288,10 @@ class NotationSystem(System[NotationParams]):
             out["outcome"] = out["success"] = out["chance"] = None
         return out
 
+    def judges_success(self, params: NotationParams) -> bool:
+        """Only a count of successes (``5d10>=8``) succeeds or fails; a sum is a number."""
+        return params.counts
+
     def odds_answer(self, odds: Odds, out: dict[str, Any]) -> dict[str, Any]:
         counts = isinstance(odds, NotationOdds) and odds.counts
         shown = ("success", "failure") if counts else ("total",)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...core import DiceGroup, Die, Faces, Line, OpposeResult, Outcome, RollResult, System
-from ...fields import Choice, Field
+from ...fields import Choice, Field, brief
 from ...i18n import Text as T
 from .explain import TEMPLATES
 
@@ -113,6 +113,14 @@ class StepsSystem(System[StepsParams]):
         for name in ("weapons", "protections"):
             values[name] = values[name] or ()
         return StepsParams(**values)
+
+    def brief(self, params: StepsParams) -> T:
+        """The whole bonus the roll adds (the bonus, the best weapon, the best protection),
+        signed, in place of the three."""
+        values = {f.name: getattr(params, f.name) for f in self.fields if f.kind != "faces"}
+        total = params.total_bonus
+        values.update(bonus=total, weapons=(), protections=())
+        return brief(self.fields, values, {"bonus": f"{total:+d}"} if total else None)
 
     def dice_plan(self, params: StepsParams) -> tuple[DiceGroup, ...]:
         return (DiceGroup("dice", params.sides, params.dice_count),)

@@ -251,6 +251,7 @@ export class EditorPart {
       const saved = answer.result.character;
       await this.put(saved);
       this.knowEfforts(saved, this.system(saved.system), answer.result.efforts); // the sheet shows this count: no second call
+      this.knowFacts(saved, answer);
       this.lastSystem = saved.system;
       this.editor = null;
       this.select(saved.id);

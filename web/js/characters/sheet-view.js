@@ -4,7 +4,7 @@
 
 import { h } from "../lib/dom.js";
 import { SideForm, summarize } from "../widgets/forms.js";
-import { lang, pick, t } from "../lib/i18n.js";
+import { formatNumber, lang, pick, t } from "../lib/i18n.js";
 import { appliedText, SourcesPanel } from "../widgets/sources.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { formSystem } from "./formdata.js";
@@ -19,6 +19,34 @@ function statValue(field, value) {
     return h("dd", { text: shown.join(", ") });
   }
   return h("dd", { text: String(shown) });
+}
+
+/** The key of a sheet's facts: its text in this language, less the count of efforts used. */
+function factsKey(system, character) {
+  const usedKey = system && effortState(system, character)?.usedKey;
+  const stats = { ...(character.stats || {}) };
+  if (usedKey) delete stats[usedKey];
+  return JSON.stringify([lang(), { ...character, stats, updated: null }]);
+}
+
+/** "62 %"; a chance that is neither 0 nor 1 never reads as one of them ("< 1 %", "> 99 %"). */
+function roundPercent(p) {
+  const percent = (value) => formatNumber(value, { style: "percent", maximumFractionDigits: 0 });
+  if (p > 0 && p < 0.005) return `< ${percent(0.01)}`;
+  if (p < 1 && p >= 0.995) return `> ${percent(0.99)}`;
+  return percent(p);
+}
+
+/** Each quick-roll button's line: what the roll adds up to, and its chance of success. */
+function showEntryFacts(buttons, entries) {
+  for (const fact of entries || []) {
+    const button = buttons.querySelector(`.entry-roll[data-entry="${CSS.escape(fact.id)}"]`);
+    if (!button) continue;
+    button.querySelector(".entry-roll-summary").textContent = fact.brief;
+    const chance = button.querySelector(".entry-roll-chance");
+    chance.textContent = fact.chance === null ? "" : t("chars.entryChance", { percent: roundPercent(fact.chance) });
+    if (fact.chance_exact !== null) chance.title = fact.chance_exact;
+  }
 }
 
 export class SheetPart {
@@ -78,16 +106,20 @@ export class SheetPart {
     parts.push(physical.row);
     const buttons = h("ul", { class: "entry-buttons", "aria-labelledby": "entries-title" });
     for (const entry of character.entries) {
-      const params = entry.params || {};
       const button = h(
         "button",
         { type: "button", class: "entry-roll", dataset: { entry: entry.id } },
         h("span", { class: "entry-roll-label", text: entry.label }),
-        h("span", { class: "entry-roll-summary", text: summarize(system, params) }),
+        h("span", { class: "entry-roll-summary" }),
+        h("span", { class: "entry-roll-chance" }),
       );
       button.addEventListener("click", () => this.quickRoll(character, entry));
       buttons.append(h("li", {}, button));
     }
+    // What each button rolls (the whole bonus) and its chance, as the engine builds the roll.
+    this.sheetFacts(character).then((answer) => {
+      if (answer.ok && buttons.isConnected) showEntryFacts(buttons, answer.result.entries);
+    });
     if (!character.entries.length) buttons.append(h("li", { class: "char-empty", text: t("chars.noEntries") }));
     parts.push(buttons);
     this.quickError = h("p", { class: "form-error", id: "quick-error", role: "alert", hidden: true });
@@ -115,11 +147,35 @@ export class SheetPart {
     const known = this.effortsKnown?.get(key);
     if (known) return this.effortsBox(character, system, { ok: true, result: known });
     const slot = h("div", { class: "efforts-slot" });
-    this.ctx.engine.call({ ...state.request("check"), lang: lang() }).then((answer) => {
-      if (answer.ok) this.knowEfforts(character, system, answer.result);
-      if (slot.isConnected) slot.replaceWith(this.effortsBox(character, system, answer));
+    this.sheetFacts(character).then((answer) => {
+      const efforts = answer.ok ? { ok: true, result: answer.result.efforts } : answer;
+      if (answer.ok) this.knowEfforts(character, system, answer.result.efforts);
+      if (slot.isConnected) slot.replaceWith(this.effortsBox(character, system, efforts));
     });
     return slot;
+  }
+
+  /**
+   * What the sheet shows beyond the stored numbers, from one `character` op call: its
+   * efforts, and each entry's roll in words with its chance of success. Kept by the
+   * sheet's text (an effort spent changes nothing of it), so a redraw asks nothing.
+   */
+  sheetFacts(character) {
+    const key = factsKey(this.system(character.system), character);
+    this.factsKnown ??= new Map();
+    if (!this.factsKnown.has(key)) {
+      if (this.factsKnown.size >= 32) this.factsKnown.clear();
+      const asked = this.ctx.engine.call({ op: "character", character, lang: lang() });
+      // A refusal is not kept: the next redraw asks again (the engine may have been busy booting).
+      this.factsKnown.set(key, asked.then((answer) => (answer.ok || this.factsKnown.delete(key), answer)));
+    }
+    return this.factsKnown.get(key);
+  }
+
+  /** The engine's answer for a sheet it has just normalised (a save): the sheet needs no second call. */
+  knowFacts(character, answer) {
+    this.factsKnown ??= new Map();
+    this.factsKnown.set(factsKey(this.system(character.system), character), Promise.resolve(answer));
   }
 
   /** Keep the engine's count of a sheet's efforts ({per_day, used, available}) for its numbers: no need to ask again. */

@@ -305,6 +305,7 @@ export class CharactersView {
       return;
     }
     this.knowEfforts(saved, this.system(saved.system), answer.result.efforts);
+    this.knowFacts(saved, answer);
     this.select(saved.id);
     this.render();
     flash(this.message, t("chars.duplicated", { name: saved.name }));
