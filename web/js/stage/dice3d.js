@@ -160,6 +160,13 @@ export class DiceScene {
   async prepare(dice, { seed = null, colour = "ivory", size = "medium", slice = SLICE_MS } = {}) {
     this.generation = (this.generation || 0) + 1;
     const generation = this.generation;
+    // No die of an earlier throw stays on screen while this one is simulated (the resize
+    // below would redraw it, at rest, in the new tray): the scene is emptied and cleared.
+    this.scene.remove(...this.meshes);
+    this.meshes = [];
+    this.dice = [];
+    this.shown = null;
+    this.renderer.clear();
     const bodies = bodiesFor(dice);
     this.tray = this.trayFor(bodies.length, size);
     this.resize();
@@ -178,7 +185,6 @@ export class DiceScene {
     tensOnTheLeft(bodies, last, this.camera);
     const q = new THREE.Quaternion();
     const up = new THREE.Vector3();
-    this.scene.remove(...this.meshes);
     this.dice = bodies.map((d, i) => {
       const sh = run.list[i].sh;
       q.set(last[i * 7 + 3], last[i * 7 + 4], last[i * 7 + 5], last[i * 7 + 6]);
