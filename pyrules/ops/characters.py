@@ -43,14 +43,20 @@ def entry_views(system: System[Any], character: Mapping[str, Any],
     return out
 
 
-def parse_character(req: Mapping[str, Any], lang: str) -> Checked:
-    character = normalise(req.get("character"))
+def sheet_answer(character: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A normalised character with what its sheet shows: its efforts (when its system has
+    them) and each entry's brief and chance, so the page shows it without a second call."""
     answer: dict[str, Any] = {"character": character}
     system = SYSTEMS[character["system"]]
     efforts = efforts_of(system, character)
-    if efforts is not None:  # what the sheet shows of them once saved: no second call
+    if efforts is not None:
         answer["efforts"] = efforts
     answer["entries"] = entry_views(system, character, lang)
+    return answer
+
+
+def parse_character(req: Mapping[str, Any], lang: str) -> Checked:
+    answer = sheet_answer(normalise(req.get("character")), lang)
     return {"answer": answer, "shown": answer}
 
 
@@ -58,10 +64,15 @@ def parse_characters(req: Mapping[str, Any], lang: str) -> Checked:
     raw = req.get("characters")
     if not isinstance(raw, list) or len(raw) > IMPORT_MAX:
         raise ApiError("invalid_param", "characters", "characters_list", max=IMPORT_MAX)
+    shown = req.get("show")
+    if shown is not None and (isinstance(shown, bool) or not isinstance(shown, int)):
+        raise ApiError("invalid_param", "show", "not_int", label="show")
     out: list[dict[str, Any]] = []
-    for item in raw:
+    for i, item in enumerate(raw):
         try:
-            out.append({"ok": True, "character": normalise(item)})
+            character = normalise(item)
+            out.append({"ok": True, **(sheet_answer(character, lang) if i == shown
+                                       else {"character": character})})
         except PyrulesError as err:
             out.append({"ok": False, "error": {"code": err.code, "field": err.field,
                                                "message": err.message(lang)}})

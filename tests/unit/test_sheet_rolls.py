@@ -320,3 +320,18 @@ def test_a_d100_level_replaces_the_value_in_words() -> None:
     c = character("d100", entries=[{"label": "Tir", "params": {"value": 30, "level": "master"}}])
     brief = ok({"op": "character", "character": c, "lang": "en"})["entries"][0]["brief"]
     assert "Level" in brief and "Value" not in brief, brief
+
+
+def test_an_import_answers_the_sheet_it_will_show() -> None:
+    """`characters` with `show`: that item carries its sheet's facts, the others do not."""
+    two = [character("d6", **FULL["d6"]), character("steps", **FULL["steps"])]
+    answer = ok({"op": "characters", "characters": two, "show": 1})["characters"]
+    alone = ok({"op": "character", "character": two[1]})
+    assert "entries" not in answer[0] and "efforts" not in answer[0]
+    assert answer[1]["entries"] == [
+        {**e, "id": n["id"]} for e, n in zip(alone["entries"], answer[1]["character"]["entries"],
+                                             strict=True)]
+    assert ok({"op": "characters", "characters": two})["characters"][1].keys() == {
+        "ok", "character"}
+    refused = call({"op": "characters", "characters": two, "show": "1"})
+    assert refused["error"]["field"] == "show"

@@ -71,7 +71,8 @@ export class IoPart {
       refuse(t("import.at", { n: stray + 1, message: t("import.notObject") }));
       return;
     }
-    const answer = await this.ctx.engine.call({ op: "characters", characters: list, lang: lang() });
+    // `show`: the first one's sheet comes with its answer (it is the one shown after).
+    const answer = await this.ctx.engine.call({ op: "characters", characters: list, show: 0, lang: lang() });
     if (!answer.ok) {
       refuse(answer.error.message);
       return;
@@ -97,6 +98,7 @@ export class IoPart {
     }
     this.characters.push(...clean);
     this.sort();
+    this.knowFacts(clean[0], { ok: true, result: verdicts[0] });
     this.select(clean[0].id);
     this.changed();
     this.render();

@@ -21,12 +21,15 @@ function statValue(field, value) {
   return h("dd", { text: String(shown) });
 }
 
-/** The key of a sheet's facts: its text in this language, less the count of efforts used. */
+/**
+ * The key of a sheet's facts: what they depend on (its system, PC flag, numbers and entries)
+ * in this language; not its id, name, note or dates, nor the count of efforts used.
+ */
 function factsKey(system, character) {
   const usedKey = system && effortState(system, character)?.usedKey;
   const stats = { ...(character.stats || {}) };
   if (usedKey) delete stats[usedKey];
-  return JSON.stringify([lang(), { ...character, stats, updated: null }]);
+  return JSON.stringify([lang(), character.system, character.pc, stats, character.entries]);
 }
 
 /** "62 %"; a chance that is neither 0 nor 1 never reads as one of them ("< 1 %", "> 99 %"). */
