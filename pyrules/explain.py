@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .core import Line
-from .i18n import LANGS, Template, Text, fill
+from .i18n import LANGS, Template, Text, fill, typeset
 from .registry import SYSTEMS
 
 
@@ -32,7 +32,7 @@ def render_line(line: Line, lang: str) -> str:
     args = dict(line.args)
     if isinstance(template, Text):
         return fill(template.get(lang), lang, args)
-    return template(lang, args)
+    return typeset(template(lang, args), lang)
 
 
 def render(lines: Iterable[Line], lang: str) -> list[str]:

@@ -13,16 +13,29 @@ from typing import Any
 LANGS = ("fr", "en")
 
 
+#: French typography: a no-break space inside guillemets and before « : ; ! ? ».
+_FRENCH_SPACE = re.compile(r" ([:;!?»])|(«) ")
+NBSP = "\u00a0"
+
+
+def typeset(text: str, lang: str) -> str:
+    """``text`` with the typography of ``lang``: in French, the space before « : ; ! ? »
+    and the ones inside guillemets are no-break, so « gardés » never wraps apart."""
+    if lang == "en" or " " not in text:
+        return text
+    return _FRENCH_SPACE.sub(lambda m: f"{NBSP}{m[1]}" if m[1] else f"{m[2]}{NBSP}", text)
+
+
 @dataclass(frozen=True)
 class Text:
     fr: str
     en: str
 
     def get(self, lang: str) -> str:
-        return self.en if lang == "en" else self.fr
+        return self.en if lang == "en" else typeset(self.fr, "fr")
 
     def as_dict(self) -> dict[str, str]:
-        return {"fr": self.fr, "en": self.en}
+        return {"fr": typeset(self.fr, "fr"), "en": self.en}
 
 
 #: An explanation template: a bilingual text with ``{placeholders}``, or a function of the

@@ -117,7 +117,7 @@ def check_notice(app: App) -> None:
     text = page.inner_text("#notice-restored")
     assert "Des personnages mis de côté sont revenus" in text
     assert "2 personnages mis de côté par une version précédente sont" in text
-    assert "1 élément reste à part : le moteur ne l’accepte toujours pas" in text
+    assert "1 élément reste à part\u00a0: le moteur ne l’accepte toujours pas" in text
     assert page.get_attribute("#notice-restored", "role") == "status"
     # What stays aside can be downloaded, as it was.
     with page.expect_download() as info:

@@ -244,7 +244,7 @@ def test_physical_dice_every_die_thrown_in_order(app: App) -> None:
     assert card["total"] == str(6 + 6 + 2 - 1 + 1)
     assert card["faces"] == [14, -1]  # the exploded chain counts as its total
     fudge = page.text_content("#result .die-cell[data-kind=fudge] .visually-hidden")
-    assert fudge == "dé Fudge : \u22121"  # as its face is marked: −1 (issue 39)
+    assert fudge == "dé Fudge\u00a0: \u22121"  # as its face is marked: −1 (issue 39)
     assert history(app)[0]["physical"] is True
     # A face missing: an error on the faces field, no roll.
     page.fill(faces, "1, 6")

@@ -214,7 +214,7 @@ def test_boot_failure_says_which_step_and_retry_recovers(
     assert page.is_disabled("#roll-button")
     assert page.text_content("#roll-hint") == "moteur en chargement…"
     assert page.get_attribute("#boot", "data-failed-step") == step
-    assert page.text_content("#boot-error-step") == f"Étape en échec : {step_name}."
+    assert page.text_content("#boot-error-step") == f"Étape en échec\u00a0: {step_name}."
     assert missing in (page.text_content("#boot-error-message") or "")
     assert page.evaluate("() => performance.getEntriesByName('pyrules:ready').length") == 0
     page.unroute("**/js/engine/worker.js", broken_worker)

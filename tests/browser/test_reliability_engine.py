@@ -147,7 +147,7 @@ def test_a_roll_caught_in_a_second_crash_fails_clearly_and_records_nothing(app: 
     assert answer["ok"] is False and answer["error"]["code"] == "engine_unavailable"
     page.wait_for_selector("#form-error:not([hidden])")
     message = page.text_content("#form-error") or ""
-    assert message.startswith("Le jet n’a pas pu être fait : le moteur ne répond pas")
+    assert message.startswith("Le jet n’a pas pu être fait\u00a0: le moteur ne répond pas")
     assert "rien n’a été enregistré" in message
     page.wait_for_selector("#boot[data-state=error]")
     assert page.is_disabled("#roll-button")
@@ -178,7 +178,7 @@ def test_a_worker_that_keeps_crashing_becomes_a_boot_failure(new_app: Any, site:
     page.wait_for_selector("#boot[data-state=error]")
     assert debug(app, "info()")["state"] == "error"
     assert page.get_attribute("#boot", "data-failed-step") == "worker"
-    assert page.text_content("#boot-error-step") == "Étape en échec : Lancement du moteur."
+    assert page.text_content("#boot-error-step") == "Étape en échec\u00a0: Lancement du moteur."
     assert "restarted 3 times in a minute" in (page.text_content("#boot-error-message") or "")
     assert page.is_disabled("#roll-button")
     answer = app.call({"op": "version"})
@@ -204,7 +204,7 @@ def test_slow_odds_show_computing_and_cancel_keeps_the_last_chart(app: App) -> N
     assert page.text_content("#odds-pending-text") == "calcul…"
     page.click("#odds-cancel")
     assert page.text_content("#odds-pending-text") == (
-        "Calcul annulé : les probabilités affichées sont les précédentes."
+        "Calcul annulé\u00a0: les probabilités affichées sont les précédentes."
     )
     assert page.is_hidden("#odds-cancel")
     assert page.evaluate("() => document.activeElement.id") == "odds-title"
@@ -241,7 +241,7 @@ def test_fair_dice_runs_in_chunks_and_matches_the_engine(app: App) -> None:
     pool = local_handle({"op": "systems"})["result"]["systems"][0]
     assert (
         page.text_content("#fair-setup")
-        == f"Réglages testés : {pool['name']['fr']} · POT 6 · DIFF 4"
+        == f"Réglages testés\u00a0: {pool['name']['fr']} · POT 6 · DIFF 4"
     )
     debug(app, "trace(true)")
     result = run_fairness(app, 1000)

@@ -156,7 +156,7 @@ def test_save_reload_roll_with_one_tap_and_export_import(
     )
     assert (
         other.page.text_content("#chars-message")
-        == "Importé : 0 personnage et 1 expression."
+        == "Importé\u00a0: 0 personnage et 1 expression."
     )
     other.page.click("#tab-roll")
     free_dice(other)

@@ -75,7 +75,7 @@ def test_d100_level_replaces_the_value_on_screen_and_in_the_history(app: App) ->
         arg=count + 1,
     )
     summary = page.text_content("#history .history-entry >> nth=0 >> .history-summary")
-    assert summary == "Niveau : Maître (75)"
+    assert summary == "Niveau\u00a0: Maître (75)"
     page.select_option(app.field("actor", "d100", "level"), "")
     assert page.is_enabled(value)
 
@@ -90,7 +90,7 @@ def test_french_elision_before_a_vowel(app: App) -> None:
                     i18n.t('replay.textWho', {who: 'Ombre'}).split(' rejoué')[0]];
         }"""
     )
-    assert said == ["Round 1 : au tour d’Aëlys.", "Round 1 : au tour de Brute.", "Jet d’Ombre"]
+    assert said == ["Round 1\u00a0: au tour d’Aëlys.", "Round 1\u00a0: au tour de Brute.", "Jet d’Ombre"]
 
 
 def test_faces_typed_one_after_another_and_no_damage_zero(app: App) -> None:
@@ -112,7 +112,7 @@ def test_faces_typed_one_after_another_and_no_damage_zero(app: App) -> None:
         assert history(app)[0]["faces"] == [1, 6, 3]
         assert (
             page.text_content("#history .history-entry >> nth=0 >> .history-faces")
-            == "Dés : 1 · 6 · 3"
+            == "Dés\u00a0: 1 · 6 · 3"
         )
     finally:
         app.set_physical(False)
@@ -232,7 +232,7 @@ def test_history_entry_text_has_room_on_ipad_portrait(new_app: Any, site: str) -
         main = entry.locator(".history-main").bounding_box()
         whole = entry.bounding_box()
         assert main["width"] > whole["width"] * 0.8
-        assert entry.locator(".history-faces").text_content().startswith("Dés : ")
+        assert entry.locator(".history-faces").text_content().startswith("Dés\u00a0: ")
         # Relancer / Revoir / Partager, each labelled.
         labels = entry.locator(".history-buttons button").all_text_contents()
         assert labels == ["Relancer", "Revoir", "Partager"]

@@ -137,7 +137,7 @@ def test_create_edit_duplicate_delete(app: App) -> None:
     page.click("#char-cancel")
     create_d6(app, "Darate", pc=True, flame=2, entries=[("Épée", 4, 3), ("Perception", 2, 1)])
     assert names(app) == ["Darate"]
-    assert page.text_content("#chars-message") == "« Darate » enregistré."
+    assert page.text_content("#chars-message") == "«\u00a0Darate\u00a0» enregistré."
     stats = page.eval_on_selector_all(
         "#char-detail .sheet-stat",
         "s => s.map(x => [x.dataset.stat, x.querySelector('dd').textContent])",
@@ -154,7 +154,7 @@ def test_create_edit_duplicate_delete(app: App) -> None:
     page.fill("#f-e0-d6-attribute", "12")
     page.click("#char-save")
     page.locator("#f-e0-d6-attribute-error").wait_for(state="visible")
-    assert page.text_content("#editor-error").startswith("« Darate le Brave », « Épée » : ")
+    assert page.text_content("#editor-error").startswith("«\u00a0Darate le Brave\u00a0», «\u00a0Épée\u00a0»\u00a0: ")
     page.fill("#f-e0-d6-attribute", "5")
     page.click("#char-save")
     page.wait_for_selector("#char-detail .sheet-name:text-is('Darate le Brave')")
@@ -189,7 +189,7 @@ def test_quick_roll_lands_in_history_with_the_name(app: App) -> None:
     assert not page.is_visible("#f-sit-d6-difficulty")
     page.click("#situation > summary")
     page.fill("#f-sit-d6-difficulty", "11")
-    assert page.text_content("#situation-active") == "en cours : Difficulté 11"
+    assert page.text_content("#situation-active") == "en cours\u00a0: Difficulté 11"
     page.click("#char-detail .entry-roll:has-text('Épée')")
     wait_history(app, before + 1)
     expected = local_handle(
@@ -215,7 +215,7 @@ def test_quick_roll_lands_in_history_with_the_name(app: App) -> None:
     # The announcement names who rolled, and follows the language switch (issue 22).
     label = {lang: outcome_label("d6", expected["outcome"], lang) for lang in ("fr", "en")}
     spoken = expected["headline_spoken"]  # the number first (issue 39)
-    said = f"Darate, Épée : {spoken['fr']}. {label['fr']}, marge {signed(expected['margin'])}."
+    said = f"Darate, Épée\u00a0: {spoken['fr']}. {label['fr']}, marge {signed(expected['margin'])}."
     wait_announced(page, said)
     page.click("[data-lang=en]")
     page.wait_for_function(
@@ -231,7 +231,7 @@ def test_quick_roll_lands_in_history_with_the_name(app: App) -> None:
     first = page.locator("#history .history-entry >> nth=0")
     assert first.get_attribute("data-who") == "Darate"
     assert first.locator(".history-who").text_content() == "Darate"
-    assert first.locator(".history-summary").text_content().startswith("Épée : ")
+    assert first.locator(".history-summary").text_content().startswith("Épée\u00a0: ")
     page.click("#situation-reset")
     assert page.input_value("#f-sit-d6-difficulty") == ""
     assert page.text_content("#situation-active") == ""
@@ -384,7 +384,7 @@ def test_pool_sources_panel_applies_its_totals(app: App) -> None:
         for s in expected["sources"]
     ]
     assert page.text_content("#sources-totals") == (
-        f"Total : {expected['augmentations']} "
+        f"Total\u00a0: {expected['augmentations']} "
         f"{fr_word(expected['augmentations'], 'augmentation')}, {expected['diminutions']} "
         f"{fr_word(expected['diminutions'], 'diminution')}, "
         f"modificateur {expected['modifiers']}."
@@ -549,8 +549,8 @@ def test_export_import_round_trip_and_bad_file_refused(app: App, tmp_path: Path)
     engine = verdicts["characters"][0]["error"]["message"]
     label = bad["characters"][0]["entries"][0]["label"]
     name = bad["characters"][0]["name"]
-    refused = f"personnage n° 1 : « {name} », « {label} » : {engine}"
-    assert message == f"Import refusé, rien n’a changé : {refused}"
+    refused = f"personnage n° 1\u00a0: «\u00a0{name}\u00a0», «\u00a0{label}\u00a0»\u00a0: {engine}"
+    assert message == f"Import refusé, rien n’a changé\u00a0: {refused}"
     assert page.get_attribute("#chars-message", "role") == "alert"
     assert len(stored_characters(app)) == len(after)
     # Not JSON, and not our format.
@@ -559,7 +559,7 @@ def test_export_import_round_trip_and_bad_file_refused(app: App, tmp_path: Path)
         ('{"hello": 1}', "ce n’est pas un export de personnages pyrules."),
         (
             '[{"system": "dnd", "name": "X"}]',
-            "personnage n° 1 : « X » : "
+            "personnage n° 1\u00a0: «\u00a0X\u00a0»\u00a0: "
             + local_handle({"op": "characters", "characters": [{"system": "dnd", "name": "X"}]})[
                 "result"
             ]["characters"][0]["error"]["message"],

@@ -172,7 +172,7 @@ def test_participants_from_a_character_and_quick_ones(app: App, tmp_path: Path) 
     page.click("#tab-combat")
     page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
     assert page.text_content("#combat-order .char-empty") == (
-        "Aucun participant : ajoutez des personnages ou des participants rapides."
+        "Aucun participant\u00a0: ajoutez des personnages ou des participants rapides."
     )
     assert page.is_disabled("#combat-resolve")
     page.select_option("#combat-add-char", label="Aldric")
@@ -253,7 +253,7 @@ def test_ranged_damage_is_the_margin(app: App, tmp_path: Path) -> None:
     assert app.page.locator("#combat-target-skill").count() == 0  # the target does not roll
     text = app.page.text_content("#combat-log .combat-log-entry >> nth=0 >> .combat-log-text")
     points = "point" if roll["margin"] < 2 else "points"  # French: 0 and 1 singular
-    assert text.startswith(f"Aldric touche Bandit : {roll['margin']} {points} de dégâts.")
+    assert text.startswith(f"Aldric touche Bandit\u00a0: {roll['margin']} {points} de dégâts.")
 
 
 def test_a_conceding_loser_loses_nothing(app: App, tmp_path: Path) -> None:

@@ -113,7 +113,7 @@ def test_a_players_roll_reaches_the_gm_with_its_number_and_is_announced(
     entry = feed_entry(gm, "Aïcha")
     # The line leads with the number rolled and the verdict; the seed is under the details.
     assert entry.locator(".table-number").inner_text() == shown
-    assert entry.locator(".table-verdict").inner_text() == "« vérifié »"
+    assert entry.locator(".table-verdict").inner_text() == "«\u00a0vérifié\u00a0»"
     line = entry.locator(".table-line").inner_text() + entry.locator(".table-by").inner_text()
     entry.locator(".table-details > summary").click()
     entry.locator(".table-details .result-card").wait_for()  # drawn at the first opening
@@ -125,7 +125,7 @@ def test_a_players_roll_reaches_the_gm_with_its_number_and_is_announced(
     gm.screenshot("table-feed-1024x768")
     # The other player's own engine checked the relayed roll.
     mine = feed_entry(two, "Aïcha")
-    assert mine.locator(".table-verdict").inner_text() == "« vérifié »"
+    assert mine.locator(".table-verdict").inner_text() == "«\u00a0vérifié\u00a0»"
     assert mine.locator(".table-number").inner_text() == shown
 
 
@@ -152,7 +152,7 @@ def test_a_player_who_reloads_is_told_and_its_rolls_reach_the_gm_once_back(
     join(gm, one, "Aïcha")
     feed_entry(gm, "Aïcha", before)  # one more of hers than before
     entry = feed_entry(gm, "Aïcha", 0)
-    assert entry.locator(".table-verdict").inner_text() == "« hors table »"
+    assert entry.locator(".table-verdict").inner_text() == "«\u00a0hors table\u00a0»"
     # At its own place again: one Aïcha on the GM's list.
     assert gm.page.locator("#table-peers .table-peer:has-text('Aïcha')").count() == 1
 
@@ -182,8 +182,8 @@ def test_the_table_on_a_phone(new_app: Any, site: str) -> None:
     roll(player)
     join(gm, player, "Chloé")
     first = feed_entry(gm, "Chloé", 1)  # waits for her second roll, arrived once she was back
-    assert first.locator(".table-verdict").inner_text() == "« vérifié »"
-    assert feed_entry(gm, "Chloé", 0).locator(".table-verdict").inner_text() == "« hors table »"
+    assert first.locator(".table-verdict").inner_text() == "«\u00a0vérifié\u00a0»"
+    assert feed_entry(gm, "Chloé", 0).locator(".table-verdict").inner_text() == "«\u00a0hors table\u00a0»"
     show(gm, "table")
     gm.page.click("#table-close")
     # Told over whatever screen is open (the roller, here), and on its Table screen.

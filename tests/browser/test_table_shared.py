@@ -100,7 +100,7 @@ def test_a_players_roll_reaches_the_host_verified_and_the_other_player(
         assert who.inner_text().strip() == "Aïcha"
         assert who.get_attribute("data-colour") == "green"
         assert item.locator(".history-dot circle").get_attribute("fill") == "#1e7a46"
-        assert item.locator(".history-verdict").inner_text() == "« vérifié »"
+        assert item.locator(".history-verdict").inner_text() == "«\u00a0vérifié\u00a0»"
     assert log_has(two, "(e) => e.from === 'p1'")["colour"] == "green"
     # The seed is the one the player's own device used.
     assert one.page.evaluate("() => window.pyrules.table.mine().at(-1).seed") == got["seed"]
@@ -137,7 +137,7 @@ def test_a_tampered_roll_is_shown_not_verified_with_what_differed(
     item = host.page.locator(
         "#history .history-entry[data-from=p1]:has(.history-verdict--no)"
     ).first
-    assert item.locator(".history-verdict").inner_text() == "« non vérifié »"
+    assert item.locator(".history-verdict").inner_text() == "«\u00a0non vérifié\u00a0»"
     red = item.locator(".history-verdict").evaluate("(el) => getComputedStyle(el).color")
     assert red == "rgb(180, 35, 24)", red  # --danger
     differed = item.locator(".history-diff li").all_inner_texts()
@@ -393,7 +393,7 @@ def test_the_gm_reloads_and_gets_the_table_back(table: tuple[App, App, App]) -> 
     assert late["status"] == "offline", late
     assert [(p["id"], p["connected"]) for p in peers(host)] == [("p1", True), ("p2", False)]
     item = history_item(host, "p1")
-    assert item.locator(".history-verdict").inner_text() == "« hors table »"
+    assert item.locator(".history-verdict").inner_text() == "«\u00a0hors table\u00a0»"
     before = count(host)
     to_roll(one)
     one.roll()

@@ -94,5 +94,5 @@ test("the entry that fights is the engine's, unless one is picked by hand", () =
 test("someone else's turn is warned, with whose turn it is", () => {
   const state = fight({ turn: 0, participants: [knight, bandit], log: [] });
   const judged = engine(fightRequest(state));
-  assert.equal(turnWarning(state, judged, "b"), "Ce n’est pas le tour de Bandit : c’est au tour d’Aldric.");
+  assert.equal(turnWarning(state, judged, "b"), "Ce n’est pas le tour de Bandit\u00a0: c’est au tour d’Aldric.");
 });

@@ -162,6 +162,34 @@ test("no lazy plural « (s) » in any string table, in either language", () => {
   }
 });
 
+test("French typography: every French string reads with no-break spaces inside guillemets and before : ; ! ?", async () => {
+  const { typeset } = await import("../../web/js/lib/i18n.js");
+  let checked = 0;
+  for (const tables of catalogues()) {
+    for (const [key, text] of Object.entries(tables.fr || {})) {
+      assert.doesNotMatch(typeset(text, "fr"), / [:;!?»]|« /, `fr ${key}: ${text}`);
+      checked += 1;
+    }
+    for (const [key, text] of Object.entries(tables.en || {})) {
+      assert.doesNotMatch(text, /[«»]/, `en ${key}: ${text}`); // English quotes its own way
+    }
+  }
+  assert.ok(checked > 300, checked);
+  assert.equal(typeset("Dés : « 3 » ; encore ! non ?", "fr"), "Dés\u00a0: «\u00a03\u00a0»\u00a0; encore\u00a0! non\u00a0?");
+  assert.equal(typeset("Dice: « 3 »", "en"), "Dice: « 3 »");
+});
+
+test("t() gives French strings their no-break spaces, the values as they are", async () => {
+  const { addStrings, setLang, t } = await import("../../web/js/lib/i18n.js");
+  globalThis.document ??= { documentElement: {}, querySelectorAll: () => [], title: "" };
+  addStrings({ fr: { "test.typo": "{name} : « {what} »" }, en: { "test.typo": "{name}: “{what}”" } });
+  setLang("fr");
+  assert.equal(t("test.typo", { name: "Aldo !", what: "x" }), "Aldo !\u00a0: «\u00a0x\u00a0»");
+  setLang("en");
+  assert.equal(t("test.typo", { name: "Aldo", what: "x" }), "Aldo: “x”");
+  setLang("fr");
+});
+
 test("a word agrees with its number: French 0 and 1 singular, English 1 alone", async () => {
   const { addStrings, setLang, t } = await import("../../web/js/lib/i18n.js");
   globalThis.document ??= { documentElement: {}, querySelectorAll: () => [], title: "" };

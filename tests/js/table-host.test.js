@@ -53,7 +53,7 @@ test("the 9th player is refused a seat by the engine, with its words; a player w
     const refused = ninth.result();
     assert.equal(refused.ok, false);
     assert.equal(refused.error, "full");
-    assert.match(refused.message, /La table est pleine : 8 joueurs au plus/);
+    assert.match(refused.message, /La table est pleine\u00a0: 8 joueurs au plus/);
     assert.equal(ninth.conn.peer.closed, true);
     assert.equal(host.players.size, 8); // no id given, nothing changed
     // One leaves: its seat is free, the next one sits (with a new id).

@@ -71,4 +71,4 @@ def test_errors_name_the_field_and_exit_non_zero(capsys: pytest.CaptureFixture[s
 def test_module_entry_point() -> None:
     out = subprocess.run([sys.executable, "-m", "pyrules", "roll", "d6", "--dice", "6"],
                          capture_output=True, text=True, check=True)
-    assert "Total : attribut 3 + compétence 2 + dés 6 = 11." in out.stdout
+    assert "Total\u00a0: attribut 3 + compétence 2 + dés 6 = 11." in out.stdout

@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 
+from pyrules.i18n import typeset
+
 from .helpers import call, ok
 
-TOO_COSTLY_FR = ("« Expression » : ses chances exactes demanderaient trop de calcul pour une"
+TOO_COSTLY_FR = typeset("« Expression » : ses chances exactes demanderaient trop de calcul pour une"
                  " tablette (plus d'une seconde) ; le jet, lui, se lance. Pour ses chances :"
-                 " moins de dés ou de faces, ou moins de dés gardés.")
-DIVIDE_ZERO_FR = ("« Expression » : le diviseur peut valoir 0 ; diviser par un nombre ou des"
-                  " dés qui ne font jamais 0.")
+                 " moins de dés ou de faces, ou moins de dés gardés.", "fr")
+DIVIDE_ZERO_FR = typeset("« Expression » : le diviseur peut valoir 0 ; diviser par un nombre ou des"
+                  " dés qui ne font jamais 0.", "fr")
 
 
 def request(op: str, expression: str, **more: Any) -> dict[str, Any]:

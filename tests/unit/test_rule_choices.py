@@ -293,7 +293,7 @@ def test_each_d100_tier_says_its_consequence(margin: int, tier: str) -> None:
     r = resolve("d100", {"dice": [100 - margin]}, value=100)
     assert (r.outcome, r.margin) == (tier, margin)
     texts = both(r.lines)
-    assert texts["fr"][-1] == D100_EFFECTS[tier].fr
+    assert texts["fr"][-1] == D100_EFFECTS[tier].get("fr")
     assert texts["en"][-1] == D100_EFFECTS[tier].en
     assert len({t.fr for t in D100_EFFECTS.values()}) == 9
 

@@ -56,7 +56,7 @@ function tableMarks(entry) {
   const diff = status === "no" && Array.isArray(table.diff) ? table.diff.filter((d) => typeof d === "string").slice(0, 8) : [];
   return {
     who: h("span", { class: "history-who history-who--table", "data-colour": typeof table.colour === "string" ? table.colour : "" }, diceDot(table.colour, "history-dot"), name),
-    verdict: h("span", { class: ["history-verdict", `history-verdict--${status}`], "data-status": status, text: `« ${t(`history.status.${status}`)} »` }),
+    verdict: h("span", { class: ["history-verdict", `history-verdict--${status}`], "data-status": status, text: t("history.quoted", { text: t(`history.status.${status}`) }) }),
     diff: diff.length ? h("ul", { class: "history-diff", "aria-label": t("history.diff") }, diff.map((d) => h("li", { text: d }))) : null,
   };
 }

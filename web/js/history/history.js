@@ -9,7 +9,7 @@
 import { paramsFit } from "../lib/checks.js";
 import { csvCell } from "../lib/csv.js";
 import { h, storageGet, storageSet } from "../lib/dom.js";
-import { lang, onLangChange, pick, t } from "../lib/i18n.js";
+import { colon, lang, onLangChange, pick, t } from "../lib/i18n.js";
 import { summarize } from "../widgets/forms.js";
 import { FILTERS, FILTER_KEY, passes, renderHistoryEntry } from "./history-entry.js";
 import { entryHeadline, sameRoll, whoText } from "../widgets/entry.js";
@@ -203,7 +203,7 @@ export class History {
     }
     const text = summarize(system, entry.params || {});
     if (!entry.who) return text;
-    const label = entry.who.label ? `${entry.who.label}${lang() === "fr" ? " : " : ": "}${text}` : text;
+    const label = entry.who.label ? `${entry.who.label}${colon()}${text}` : text;
     return withName ? `${entry.who.name} · ${label}` : label;
   }
 

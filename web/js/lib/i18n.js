@@ -51,12 +51,29 @@ export function onLangChange(listener) {
 }
 
 /** Translate an interface string; {name} placeholders are replaced from vars. */
+const FRENCH_SPACE = / ([:;!?»])|(«) /g;
+
+/**
+ * `text` with the typography of the current language: in French, the space before « : ; ! ? »
+ * and the ones inside guillemets are no-break (U+00A0), so a mark never wraps alone.
+ */
+export function typeset(text, language = current) {
+  if (language !== "fr" || !text.includes(" ")) return text;
+  return text.replace(FRENCH_SPACE, (_, mark, open) => (mark ? `\u00a0${mark}` : `${open}\u00a0`));
+}
+
+/** "label : text" in French, "label: text" in English. */
+export function colon() {
+  return current === "fr" ? "\u00a0: " : ": ";
+}
+
 export function t(key, vars = {}) {
   const table = STRINGS[current];
-  const template = key in table ? table[key] : STRINGS.fr[key];
-  if (template === undefined) {
+  const raw = key in table ? table[key] : STRINGS.fr[key];
+  if (raw === undefined) {
     return key;
   }
+  const template = typeset(raw, key in table ? current : "fr");
   const value = (name) => (name in vars ? String(vars[name]) : `{${name}}`);
   // {n|jet|jets}: the word that agrees with the number n, by the language's plural rules.
   const agreed = template.replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (_, name, one, other) => (pluralOne(vars[name]) ? one : other));

@@ -4,7 +4,7 @@
 
 import { h } from "../lib/dom.js";
 import { SideForm } from "../widgets/forms.js";
-import { lang, pick, t } from "../lib/i18n.js";
+import { colon, lang, pick, t } from "../lib/i18n.js";
 import { renderOppose } from "../widgets/result.js";
 import { sheetRoll } from "../characters/quick.js";
 import { flash, switchControl } from "../ui/ui.js";
@@ -266,7 +266,7 @@ export class OppositionPanel {
     const name = sides[side]?.who.name;
     const form = side && this.physical ? this.facesForms[side] : null;
     if (!(form && form.setError(rest.join("."), error.message))) {
-      flash(this.error, name ? `${name} : ${error.message}` : error.message, "error");
+      flash(this.error, name ? `${name}${colon()}${error.message}` : error.message, "error");
     }
   }
 }

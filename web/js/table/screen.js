@@ -294,7 +294,7 @@ export class TableScreen {
         e.hidden ? null : h("strong", { class: "table-number", text: e.headline || "" }),
         h("span", { class: "table-what", text: e.hidden ? t("table.hiddenRoll") : outcome }),
         " ",
-        h("span", { class: ["table-verdict", `table-verdict--${status}`], text: `« ${t(STATUS_KEYS[status])} »` }),
+        h("span", { class: ["table-verdict", `table-verdict--${status}`], text: t("table.quoted", { text: t(STATUS_KEYS[status]) }) }),
         e.revealed ? h("span", { class: "table-mark", text: t("table.revealed") }) : null,
         e.placed ? h("span", { class: "table-mark", text: t("table.placed") }) : null,
       ),
@@ -330,7 +330,7 @@ export class TableScreen {
   rollToast(e) {
     const { who, status, outcome } = this.describe(e);
     const what = e.hidden ? t("table.hiddenRoll") : [e.headline, outcome].filter(Boolean).join(" · ");
-    return { colour: e.colour, from: e.from, status, text: `${who} : ${what} « ${t(STATUS_KEYS[status])} »` };
+    return { colour: e.colour, from: e.from, status, text: t("table.toast", { who, what, status: t(STATUS_KEYS[status]) }) };
   }
 
   /** A toast over whatever screen is open; it goes by itself, or with its close button. */

@@ -2,7 +2,7 @@
 // descriptors: which fields a form draws, a field's first value, short label and choice
 // value, and the one-line summary of params (history, statistics).
 
-import { lang, pick } from "../lib/i18n.js";
+import { colon, pick } from "../lib/i18n.js";
 import { h } from "../lib/dom.js";
 
 /** Short form of a field label: "POT (caractéristique + compétence)" -> "POT". */
@@ -40,7 +40,7 @@ export function summarize(system, params) {
       if (value) parts.push(shortLabel(field));
     } else if (field.type === "choice") {
       const choice = (field.choices || []).find((c) => String(c.value) === String(value));
-      parts.push(`${shortLabel(field)}${lang() === "fr" ? " : " : ": "}${choice ? pick(choice.label) : value}`);
+      parts.push(`${shortLabel(field)}${colon()}${choice ? pick(choice.label) : value}`);
     } else {
       parts.push(`${shortLabel(field)} ${value}`);
     }
