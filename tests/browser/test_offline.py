@@ -514,7 +514,8 @@ def test_no_room_for_the_offline_copy_is_said_and_the_app_works_online(
         )
         needed = -(-manifest["bytes"] // 1_000_000)
         text = badge.text_content() or ""
-        found = re.fullmatch(r"Hors ligne impossible\u00a0: (\d+) Mo nécessaires, (\d+) Mo permis", text)
+        found = re.fullmatch(
+            r"Hors ligne impossible\u00a0: (\d+) Mo nécessaires, (\d+) Mo permis", text)
         assert found, text
         # What the device allowed: what the site could hold before the cache refused more.
         assert int(found.group(1)) == needed and 0 < int(found.group(2)) <= 2, text

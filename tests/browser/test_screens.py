@@ -90,7 +90,8 @@ def test_french_elision_before_a_vowel(app: App) -> None:
                     i18n.t('replay.textWho', {who: 'Ombre'}).split(' rejoué')[0]];
         }"""
     )
-    assert said == ["Round 1\u00a0: au tour d’Aëlys.", "Round 1\u00a0: au tour de Brute.", "Jet d’Ombre"]
+    assert said == ["Round 1\u00a0: au tour d’Aëlys.", "Round 1\u00a0: au tour de Brute.",
+                    "Jet d’Ombre"]
 
 
 def test_faces_typed_one_after_another_and_no_damage_zero(app: App) -> None:

@@ -154,7 +154,8 @@ def test_create_edit_duplicate_delete(app: App) -> None:
     page.fill("#f-e0-d6-attribute", "12")
     page.click("#char-save")
     page.locator("#f-e0-d6-attribute-error").wait_for(state="visible")
-    assert page.text_content("#editor-error").startswith("«\u00a0Darate le Brave\u00a0», «\u00a0Épée\u00a0»\u00a0: ")
+    assert page.text_content("#editor-error").startswith(
+        "«\u00a0Darate le Brave\u00a0», «\u00a0Épée\u00a0»\u00a0: ")
     page.fill("#f-e0-d6-attribute", "5")
     page.click("#char-save")
     page.wait_for_selector("#char-detail .sheet-name:text-is('Darate le Brave')")

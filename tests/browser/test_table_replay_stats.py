@@ -174,7 +174,8 @@ def test_replay_link_in_a_fresh_page_shows_the_same_roll_marked_as_replay(app: A
     shown = card(app)
     assert shown == {**original, "badge": "Rejeu"}
     assert page.text_content("#replay-banner .replay-text") == (
-        "Jet rejoué depuis un lien\u00a0: mêmes dés, même verdict. Il n’est pas ajouté à l’historique."
+        "Jet rejoué depuis un lien\u00a0: mêmes dés, même verdict."
+        " Il n’est pas ajouté à l’historique."
     )
     assert page.is_checked("#system-pool")
     assert page.input_value(app.field("actor", "pool", "pot")) == "8"

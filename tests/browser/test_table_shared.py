@@ -355,7 +355,8 @@ def test_the_history_filters_me_table_all_and_fits(table: tuple[App, App, App]) 
         page.wait_for_function(
             "() => document.querySelector('label[for=history-filter-mine]').textContent === 'Me'"
         )
-        assert page.locator(".history-verdict").first.inner_text().startswith("“")  # English quotes its own way
+        # English quotes its own way.
+        assert page.locator(".history-verdict").first.inner_text().startswith("“")
         for width, height in ((360, 740), (768, 1024), (1024, 768)):
             page.set_viewport_size({"width": width, "height": height})
             check_screen(host, f"history {width}x{height}")  # no overflow, 44 px targets
