@@ -106,8 +106,11 @@ test("the efforts come from the engine's description of the sheet, or not at all
   assert.equal(state.param, spec.param);
   // The stored numbers go to the engine as they are: it clamps and counts, not the page.
   assert.deepEqual(state.request("use"), { op: "effort", params: { flame: 2, used: 5, action: "use" } });
-  described.sheet.efforts_per_day = { ...spec, used: "spent" };
+  // The op's params are read from the sheet numbers the description names, not from names the page knows.
+  described.sheet.efforts_per_day = { ...spec, used: "spent", request: { flame: "flame", used: "spent" } };
   assert.equal(effortState(described, d6({ spent: 1 })).request("check").params.used, 1);
+  described.sheet.efforts_per_day = { ...spec, request: { per_day: "flame", used: spec.used } };
+  assert.deepEqual(effortState(described, d6({ flame: 3 })).request("rest").params, { per_day: 3, used: 0, action: "rest" });
   delete described.sheet.efforts_per_day;
   assert.equal(effortState(described, d6({ flame: 2 })), null);
   assert.equal(effortState(system("pool"), { system: "pool", stats: {} }), null);

@@ -1,4 +1,4 @@
-// « Comparer deux choix » (web/js/odds/compare.js): a difference is coloured by what it does
+// « Comparer deux choix » (web/js/widgets/odds/compare.js): a difference is coloured by what it does
 // for the roller, not by its sign: more chance of a success tier (or of success) helps, more
 // chance of a failure tier hurts, and the other way round. Tiers and their `success` come
 // from the engine's own description of the systems.
@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import { systemsDescription } from "./helpers.js";
 
-const { effect } = await import("../../web/js/odds/compare.js");
+const { effect } = await import("../../web/js/widgets/odds/compare.js");
 
 test("every tier of every system: up helps a success, hurts a failure; down the reverse", () => {
   let seen = 0;

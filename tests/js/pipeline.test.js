@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { createStore } from "../../web/js/lib/store.js";
 import { createOddsCache, createPipeline, luckOf, pipelineEntry, withoutSheets } from "../../web/js/widgets/pipeline.js";
 import { nextOdds, rollBarState } from "../../web/js/roll/odds-panel.js";
-import { BARS_MAX, barsOf } from "../../web/js/odds/totals.js";
+import { BARS_MAX, barsOf } from "../../web/js/widgets/odds/totals.js";
 import { engineCall } from "./helpers.js";
 
 /** A pipeline over the real engine, with every call, play and history entry kept. */

@@ -1,7 +1,7 @@
 """The front end's layers run one way (design principle 7, issue 21): lib/ -> widgets ->
-screens -> main.js. A module imports only from its own layer or a lower one, and the folders
-import each other without a cycle (a folder may import from a folder of its own layer when
-that one never imports back, directly or through others).
+screens -> main.js. A module imports only from its own layer or a lower one, no screen
+imports another (issue 42: what two screens share lives in lib/ or widgets/), and the
+folders import each other without a cycle.
 
 The checker reads every relative specifier of web/js (static `import … from`, `export … from`,
 `import "…"` and a literal dynamic `import("…")`); the tests at the end plant an upward import
@@ -24,7 +24,6 @@ LAYERS: dict[str, int] = {
     "stage": 1,
     "widgets": 1,
     "roll": 2,
-    "odds": 2,
     "history": 2,
     "characters": 2,
     "combat": 2,
@@ -80,6 +79,15 @@ def upward_imports(root: Path, layers: dict[str, int] = LAYERS) -> list[str]:
     return problems
 
 
+def screen_imports(root: Path, layers: dict[str, int] = LAYERS) -> list[str]:
+    """Every import of a screen by another screen (issue 42): screens talk through the store
+    and events; what two of them share lives below them, in lib/ or widgets/."""
+    screen = LAYER_NAMES.index("screens")
+    return [f"{module} ({source}) imports {spec} ({target})"
+            for module, spec, source, target in import_edges(root)
+            if source != target and layers.get(source) == screen == layers.get(target)]
+
+
 def folder_cycle(root: Path) -> list[str] | None:
     """A cycle of folders importing each other (["a", "b", "a"]), or None."""
     graph: dict[str, set[str]] = {}
@@ -128,6 +136,10 @@ def test_nothing_in_web_js_imports_upward() -> None:
     assert upward_imports(JS) == []
 
 
+def test_no_screen_imports_another_screen() -> None:
+    assert screen_imports(JS) == []
+
+
 def test_the_folders_of_web_js_import_each_other_without_a_cycle() -> None:
     assert folder_cycle(JS) is None
 
@@ -157,7 +169,15 @@ CLEAN = {
 def test_a_clean_tree_passes(tmp_path: Path) -> None:
     root = plant(tmp_path, CLEAN)
     assert upward_imports(root) == []
+    assert screen_imports(root) == []
     assert folder_cycle(root) is None
+
+
+def test_a_planted_screen_to_screen_import_fails(tmp_path: Path) -> None:
+    planted = {"gm/gm.js": 'import { Roll } from "../roll/roll.js";\n'}
+    root = plant(tmp_path, {**CLEAN, **planted})
+    assert upward_imports(root) == []
+    assert screen_imports(root) == ['gm/gm.js (gm) imports ../roll/roll.js (roll)']
 
 
 @pytest.mark.parametrize(
@@ -178,13 +198,13 @@ def test_a_planted_upward_import_fails(tmp_path: Path, module: str, line: str) -
 def test_a_planted_folder_cycle_fails(tmp_path: Path) -> None:
     # Two screens importing each other: no layer is crossed upward, but the folders loop.
     looped = {
-        "odds/chart.js": 'import { Roll } from "../roll/roll.js";\n',
-        "roll/roll.js": 'import "../odds/chart.js";\n' + CLEAN["roll/roll.js"],
+        "gm/chart.js": 'import { Roll } from "../roll/roll.js";\n',
+        "roll/roll.js": 'import "../gm/chart.js";\n' + CLEAN["roll/roll.js"],
     }
     root = plant(tmp_path, {**CLEAN, **looped})
     assert upward_imports(root) == []
     cycle = folder_cycle(root)
-    assert cycle is not None and cycle[0] == cycle[-1] and set(cycle) == {"odds", "roll"}, cycle
+    assert cycle is not None and cycle[0] == cycle[-1] and set(cycle) == {"gm", "roll"}, cycle
 
 
 def test_a_folder_without_a_layer_fails(tmp_path: Path) -> None:

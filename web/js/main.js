@@ -12,8 +12,8 @@ import { GmTools } from "./gm/gm.js";
 import { History } from "./history/history.js";
 import { applyStatic, lang, t } from "./lib/i18n.js";
 import { Notices } from "./ui/notices.js";
-import { formatPercent } from "./odds/odds.js";
-import { OppositionPanel } from "./roll/opposition.js";
+import { formatPercent } from "./widgets/odds/odds.js";
+import { OppositionPanel } from "./characters/opposition.js";
 import { drawQR } from "./ui/qr.js";
 import { linkOf, PREFIX, shareEntry } from "./roll/replay.js";
 import { preload3dSoon, testHooks as stageHooks } from "./stage/stage.js";
@@ -35,7 +35,7 @@ import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } f
 import { Table } from "./table/table.js";
 import "./ui/strings.js";
 import "./widgets/strings.js";
-import "./odds/strings.js";
+import "./widgets/odds/strings.js";
 import "./history/strings.js";
 import "./gm/strings.js";
 // Until the characters and combat screens have their own strings.js (issue 12 handover).

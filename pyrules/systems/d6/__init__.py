@@ -86,9 +86,11 @@ class D6System(System[D6Params]):
     #: character sheet. ``field``: the sheet number (a field of this system) giving the
     #: efforts per day; ``used``: the sheet number counting today's efforts (described by the
     #: ``effort`` op's ``used`` field); ``param``: the roll's field that spends one. The
-    #: ``effort`` op does the counting; the page only shows its answers.
+    #: ``effort`` op does the counting; the page only shows its answers. ``request``: the
+    #: ``effort`` op's params, each read from the sheet number named.
     sheet: ClassVar[dict[str, Any]] = {"efforts_per_day": {
         "field": "flame", "used": "efforts_used", "param": "effort",
+        "request": {"flame": "flame", "used": "efforts_used"},
         "label": T("Efforts exceptionnels par jour", "Exceptional efforts per day").as_dict(),
         "restore": T("Nuit de repos", "Night's rest").as_dict()}}
     fields = (

@@ -6,7 +6,8 @@ import { SideForm } from "../widgets/forms.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { formSystem, rawFrom } from "./formdata.js";
-import { defaultStats, entryFields, extraFields, limits, newId, refusalTarget, statFields } from "./sheet.js";
+import { defaultStats, entryFields, extraFields, limits, refusalTarget, statFields } from "./sheet.js";
+import { newId } from "../lib/ids.js";
 import "./strings.js";
 
 export class EditorPart {

@@ -6,7 +6,8 @@ import { isObject } from "../lib/checks.js";
 import { checkedExpression, EXPRESSIONS_CHANGED, importedExpressions, mergeExpressions, readExpressions, writeExpressions } from "../lib/expressions.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { download, flash, stamp } from "../ui/ui.js";
-import { exportDocument, importList, newId, refusalTarget, statFields } from "./sheet.js";
+import { exportDocument, importList, refusalTarget, statFields } from "./sheet.js";
+import { newId } from "../lib/ids.js";
 import * as store from "./store.js";
 import "./strings.js";
 

@@ -6,7 +6,7 @@ import { h } from "../lib/dom.js";
 import { SideForm } from "../widgets/forms.js";
 import { colon, lang, pick, t } from "../lib/i18n.js";
 import { renderOppose } from "../widgets/result.js";
-import { sheetRoll } from "../characters/quick.js";
+import { sheetRoll } from "./quick.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { showRolled } from "../widgets/result-card.js";
 import "../widgets/strings.js";

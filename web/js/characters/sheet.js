@@ -33,7 +33,9 @@ const descriptors = (list) => (Array.isArray(list) ? list.filter((f) => isObject
 /** The engine's description of a system's exceptional efforts, or null. */
 function effortsSpec(system) {
   const spec = sheetOf(system).efforts_per_day;
-  return spec && typeof spec.field === "string" && typeof spec.used === "string" && typeof spec.param === "string" ? spec : null;
+  const named = (value) => typeof value === "string";
+  const request = spec?.request && typeof spec.request === "object" && Object.values(spec.request).every(named);
+  return spec && named(spec.field) && named(spec.used) && named(spec.param) && request ? spec : null;
 }
 
 /** Field descriptors of a system's sheet numbers, in display order. */
@@ -96,15 +98,9 @@ export function effortState(system, character) {
     param: spec.param,
     perDayKey: spec.field,
     usedKey: spec.used,
-    request: (action) => ({ op: "effort", params: { flame: number(spec.field, 0), used: number(spec.used, 0), action } }),
+    // The effort op's params, each from the sheet number the engine's description names.
+    request: (action) => ({ op: "effort", params: { ...Object.fromEntries(Object.entries(spec.request).map(([param, stat]) => [param, number(stat, 0)])), action } }),
   };
-}
-
-// ------------------------------------------------------------------------------ ids
-
-export function newId(prefix = "c") {
-  const random = typeof crypto !== "undefined" && crypto.randomUUID ? crypto.randomUUID().slice(0, 13) : Math.random().toString(36).slice(2, 12);
-  return `${prefix}-${Date.now().toString(36)}-${random}`;
 }
 
 // ------------------------------------------------------------------------------ refusals

@@ -7,7 +7,7 @@
 
 import { h } from "../lib/dom.js";
 import { lang, pick, t } from "../lib/i18n.js";
-import { newId } from "../characters/sheet.js";
+import { newId } from "../lib/ids.js";
 import { playStage } from "../stage/stage.js";
 import { flash, switchControl } from "../ui/ui.js";
 import { combatEntry, partsOf, turnWarning } from "./combat-record.js";

@@ -14,13 +14,13 @@
 import { isFight } from "../lib/checks.js";
 import { h, storageGet, storageSet } from "../lib/dom.js";
 import { lang, t } from "../lib/i18n.js";
-import { newId } from "../characters/sheet.js";
+import { newId } from "../lib/ids.js";
 import { onOtherTab } from "../lib/storage.js";
 import { confirmAction, flash } from "../ui/ui.js";
 import { renderAction } from "./action.js";
 import { renderLog } from "./log.js";
 import { renderOrder } from "./order.js";
-import { AUTO, emptyFight, FIGHT_KEY, fightRequest, LOG_MAX, SYSTEM, UNDO_KEY, UNDO_MAX, validFight } from "./state.js";
+import { AUTO, emptyFight, FIGHT_KEY, fightRequest, LOG_MAX, UNDO_KEY, UNDO_MAX, validFight } from "./state.js";
 import "./strings.js";
 
 // What the screen shows before the engine's first answer: no judgement at all.
@@ -65,8 +65,10 @@ export class CombatView {
     if (this.root.isConnected && !this.root.hidden) this.render();
   }
 
+  /** The system that serves combat, as the engine's description names it (`table.combat.system`). */
   system() {
-    return (this.ctx.systems() || []).find((s) => s.id === SYSTEM) || null;
+    const id = this.ctx.table()?.combat?.system;
+    return (this.ctx.systems() || []).find((s) => s.id === id) || null;
   }
 
   save() {

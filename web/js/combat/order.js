@@ -7,7 +7,7 @@ import { h } from "../lib/dom.js";
 import { SideForm } from "../widgets/forms.js";
 import { t } from "../lib/i18n.js";
 import { switchControl } from "../ui/ui.js";
-import { canAct, judgedOf, SYSTEM } from "./state.js";
+import { canAct, judgedOf } from "./state.js";
 import "./strings.js";
 
 export function renderOrder(cv, system, table) {
@@ -92,7 +92,7 @@ function renderFighter(cv, p, index) {
 }
 
 function renderAdd(cv, system, table) {
-  const fromSheets = cv.characters.characters.filter((c) => c.system === SYSTEM);
+  const fromSheets = cv.characters.characters.filter((c) => c.system === system.id);
   const select = h("select", { id: "combat-add-char" });
   for (const character of fromSheets) {
     const option = h("option", { value: character.id, text: character.name });
@@ -112,7 +112,7 @@ function renderAdd(cv, system, table) {
     }
   });
   const fields = ["die", "threshold", "bonus"].map((name) => system.fields.find((f) => f.name === name)).filter(Boolean);
-  cv.quickForm = new SideForm({ side: "quick", system: { id: SYSTEM, fields: [...table.combat.participant, ...fields], outcomes: [] }, values: cv.quickValues, ui: {}, onInput: () => {} });
+  cv.quickForm = new SideForm({ side: "quick", system: { id: system.id, fields: [...table.combat.participant, ...fields], outcomes: [] }, values: cv.quickValues, ui: {}, onInput: () => {} });
   const name = h("input", { type: "text", id: "combat-quick-name", maxlength: 60, autocomplete: "off", placeholder: t("combat.quickDefault", { n: cv.fight.participants.length + 1 }) });
   name.value = cv.quickName;
   name.addEventListener("input", () => (cv.quickName = name.value));

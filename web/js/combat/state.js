@@ -10,7 +10,6 @@ export const FIGHT_KEY = "pyrules:fight";
 export const UNDO_KEY = "pyrules:fight-undo";
 export const UNDO_MAX = 50;
 export const LOG_MAX = 300;
-export const SYSTEM = "steps";
 export const AUTO = "auto";
 
 export function emptyFight() {

@@ -11,6 +11,7 @@
 
 import { h, setProgress } from "../lib/dom.js";
 import { summarize } from "../widgets/forms.js";
+import { randomSeed } from "../lib/ids.js";
 import { formatNumber, lang, onLangChange, pick, t } from "../lib/i18n.js";
 import { outcomeInfo, paint } from "../widgets/outcomes.js";
 import "./strings.js";
@@ -21,11 +22,6 @@ const THRESHOLD = 0.01;
 // A chunk of 5 000 rolls with the largest settings takes about a second; slow tablets more.
 const CHUNK_TIMEOUT_MS = 60000;
 
-/** A seed in 0 .. 2**53 - 1 from the platform's CSPRNG. */
-export function randomSeed() {
-  const words = crypto.getRandomValues(new Uint32Array(2));
-  return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
-}
 
 /** Rolls per `fairness` call: a tenth of the run, within the engine's cap (`limits.fairness_n`). */
 export function chunkSize(total, max) {

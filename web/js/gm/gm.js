@@ -3,8 +3,8 @@
 // closed, the swept setting, the two choices) is kept under its own storage key and read
 // back as untrusted input.
 
-import { CurvePanel } from "../odds/curve.js";
-import { ComparePanel } from "../odds/compare.js";
+import { CurvePanel } from "../widgets/odds/curve.js";
+import { ComparePanel } from "../widgets/odds/compare.js";
 import { debounce, h, storageGet, storageSet } from "../lib/dom.js";
 import "./strings.js";
 

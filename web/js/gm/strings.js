@@ -1,6 +1,6 @@
 // Strings of the GM tools: session statistics, dice fairness, the GM tools' stored settings.
-// Imported for its side effect by every module that shows one of them: see README,
-// "One convention for adding strings".
+// Imported for its side effect by every module that shows one of them: see
+// docs/strings.md.
 
 import { addStrings } from "../lib/i18n.js";
 
@@ -31,8 +31,6 @@ addStrings({
     "fair.intro": "L’application lance ses propres dés un grand nombre de fois avec les réglages du formulaire « Lancer », puis compare ce qui est sorti aux probabilités exactes des règles. Les dés viennent du générateur aléatoire du système (crypto.getRandomValues) ; chaque paquet de jets a sa propre graine.",
     "fair.setup": "Réglages testés : {system} · {summary}",
     "fair.setupPlain": "Réglages testés : {system}, réglages par défaut",
-    "fair.noForm": "Le formulaire « Lancer » n’est pas encore prêt.",
-    "fair.formErrors": "Le formulaire « Lancer » contient une erreur : corrigez-la d’abord.",
     "fair.count": "Nombre de jets",
     "fair.start": "Lancer le test",
     "fair.again": "Refaire le test",
@@ -83,8 +81,6 @@ addStrings({
     "fair.intro": "The app rolls its own dice many times with the settings of the Roll form, then compares what came out with the exact odds of the rules. The dice come from the system's random generator (crypto.getRandomValues); each batch of rolls has its own seed.",
     "fair.setup": "Settings tested: {system} · {summary}",
     "fair.setupPlain": "Settings tested: {system}, default settings",
-    "fair.noForm": "The Roll form is not ready yet.",
-    "fair.formErrors": "The Roll form has an error: fix it first.",
     "fair.count": "Number of rolls",
     "fair.start": "Run the test",
     "fair.again": "Run the test again",

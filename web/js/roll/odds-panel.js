@@ -4,7 +4,7 @@
 
 import { debounce, h } from "../lib/dom.js";
 import { formatNumber, lang, t } from "../lib/i18n.js";
-import { formatPercent, oddsChart, versusChart } from "../odds/odds.js";
+import { formatPercent, oddsChart, versusChart } from "../widgets/odds/odds.js";
 import { sidesOf } from "./state.js";
 import "../widgets/strings.js";
 

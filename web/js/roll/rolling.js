@@ -1,7 +1,7 @@
 // Rolling: the form's values checked and the request built; the pipeline (widgets/pipeline.js)
 // sends it with the page's seed, the result card shows it, the history records it once landed.
 
-import { randomSeed } from "../gm/fairness.js";
+import { randomSeed } from "../lib/ids.js";
 import { luckOf } from "../widgets/pipeline.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { dropReplayHash } from "./replay-links.js";

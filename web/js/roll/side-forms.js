@@ -7,8 +7,8 @@ import { SideForm } from "../widgets/forms.js";
 import { pick, t } from "../lib/i18n.js";
 import { appliedText, SourcesPanel } from "../widgets/sources.js";
 import { SIDES, sidesOf } from "./state.js";
-import "../gm/strings.js";
 import "../widgets/strings.js";
+import "./strings.js";
 
 export class RollForms {
   /**
@@ -93,9 +93,9 @@ export class RollForms {
   /** The roll form's actor params, for the fair-dice test: {system, params} or {error}. */
   formParams() {
     const system = this.app.currentSystem();
-    if (!system || !this.app.forms.actor) return { error: t("fair.noForm") };
+    if (!system || !this.app.forms.actor) return { error: t("roll.fair.noForm") };
     const { params, errors } = this.app.forms.actor.collect({ withFaces: false });
-    return errors.length ? { error: t("fair.formErrors") } : { system, params };
+    return errors.length ? { error: t("roll.fair.formErrors") } : { system, params };
   }
 
   /** The page shows the mode and the physical-dice switch the state holds. */

@@ -5,6 +5,8 @@ import { addStrings } from "../lib/i18n.js";
 
 addStrings({
   fr: {
+    "roll.fair.noForm": "Le formulaire « Lancer » n’est pas encore prêt.",
+    "roll.fair.formErrors": "Le formulaire « Lancer » contient une erreur : corrigez-la d’abord.",
     "saved.title": "Expressions enregistrées",
     "saved.empty": "Aucune expression enregistrée. Donnez un nom à l’expression ci-dessus pour la relancer d’un geste.",
     "saved.name": "Nom de l’expression",
@@ -19,6 +21,8 @@ addStrings({
     "saved.full": "{max} expressions au plus : supprimez-en une avant d’en enregistrer une autre.",
   },
   en: {
+    "roll.fair.noForm": "The Roll form is not ready yet.",
+    "roll.fair.formErrors": "The Roll form has an error: fix it first.",
     "saved.title": "Saved expressions",
     "saved.empty": "No saved expression yet. Name the expression above to roll it again with one tap.",
     "saved.name": "Expression name",

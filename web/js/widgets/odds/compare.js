@@ -5,10 +5,10 @@
 // (`compare`); an int setting is changed by an amount added to the form's value, a yes/no
 // or a choice is set outright.
 
-import { h } from "../lib/dom.js";
-import { addStrings, formatNumber, pick, t } from "../lib/i18n.js";
+import { h } from "../../lib/dom.js";
+import { addStrings, formatNumber, pick, t } from "../../lib/i18n.js";
 import { formatPercent } from "./odds.js";
-import { outcomeIcon, outcomeInfo, paint } from "../widgets/outcomes.js";
+import { outcomeIcon, outcomeInfo, paint } from "../outcomes.js";
 import "./strings.js";
 
 const SIDES = ["a", "b"];

@@ -7,10 +7,10 @@
 // screen readers (arrows move the examined value, its chances are read out), a tap picks
 // a value, and every number is in the table under it.
 
-import { h, s } from "../lib/dom.js";
-import { formatNumber, pick, t } from "../lib/i18n.js";
+import { h, s } from "../../lib/dom.js";
+import { formatNumber, pick, t } from "../../lib/i18n.js";
 import { formatPercent } from "./odds.js";
-import { outcomeInfo, paint } from "../widgets/outcomes.js";
+import { outcomeInfo, paint } from "../outcomes.js";
 import "./strings.js";
 
 // The drawing's size follows the chart's width on screen, so that its text stays readable

@@ -2,9 +2,9 @@
 // The percentage is the visible text, the exact fraction is in the title (hover) and
 // in data-exact.
 
-import { h } from "../lib/dom.js";
-import { formatNumber, t } from "../lib/i18n.js";
-import { outcomeIcon, outcomeInfo, paint } from "../widgets/outcomes.js";
+import { h } from "../../lib/dom.js";
+import { formatNumber, t } from "../../lib/i18n.js";
+import { outcomeIcon, outcomeInfo, paint } from "../outcomes.js";
 import { totalsChart } from "./totals.js";
 import "./strings.js";
 

@@ -1,8 +1,8 @@
 // Strings of the odds: exact chances, totals table, comparison and curve.
-// Imported for its side effect by every module that shows one of them: see README,
-// "One convention for adding strings".
+// Imported for its side effect by every module that shows one of them: see
+// docs/strings.md.
 
-import { addStrings } from "../lib/i18n.js";
+import { addStrings } from "../../lib/i18n.js";
 
 addStrings({
   fr: {

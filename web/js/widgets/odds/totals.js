@@ -6,8 +6,8 @@
 // More totals than BARS_MAX share bars (each bar: a run of consecutive totals).
 // Also the words for the free dice' own die tags (rerolled, exploded…) and Fudge dice.
 
-import { h } from "../lib/dom.js";
-import { formatNumber, t } from "../lib/i18n.js";
+import { h } from "../../lib/dom.js";
+import { formatNumber, t } from "../../lib/i18n.js";
 import "./strings.js";
 
 // Bars drawn one by one up to this many totals; beyond, the chart stays (thin bars) and the
