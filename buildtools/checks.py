@@ -90,7 +90,7 @@ CHECK_STAGES: tuple[tuple[str, Any], ...] = (
 #: about 1,030-1,130 s to 680-850 s, inside the 15-minute budget. Two earlier two-process
 #: runs each had one browser test time out (the camera's table link, the a11y test's combat
 #: step), never explained; on 2 December (the session after) two quiet two-process runs
-#: passed, and one beside two CPU hogs hung on a table join (README, "The test suite").
+#: passed, and one beside two CPU hogs hung on a table join (docs/testing.md).
 PROCESSES_VARIABLE = "PYRULES_TEST_PROCESSES"
 DEFAULT_PROCESSES = 2
 

@@ -68,7 +68,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Wall time per part of the suite (setup + call + teardown of its tests): the README's
+    """Wall time per part of the suite (setup + call + teardown of its tests): docs/testing.md's
     table of times comes from this line."""
     if _PART_SECONDS:
         parts = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in _PART_SECONDS.items())

@@ -1,7 +1,7 @@
 // The interface language: the current language (stored), t() to translate a key, addStrings to
 // register a screen's strings, applyStatic for the [data-i18n] attributes of the page, and the
 // number and time formats. The strings themselves live in web/js/<screen>/strings.js (see
-// README, "One convention for adding strings"). Labels of systems, fields and outcomes are not
+// docs/strings.md). Labels of systems, fields and outcomes are not
 // strings here: they come from the engine's `systems` description.
 
 import { storageGet, storageSet } from "./dom.js";

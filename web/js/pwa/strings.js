@@ -1,5 +1,5 @@
 // Strings of the offline support (pwa.js): the offline badge and the update banner.
-// Imported for its side effect by pwa.js: see README, "One convention for adding strings".
+// Imported for its side effect by pwa.js: see docs/strings.md.
 
 import { addStrings } from "../lib/i18n.js";
 

@@ -1,6 +1,6 @@
 // Strings of the roll stage (the dice animation overlay).
-// Imported for its side effect by every module that shows one of them: see README,
-// "One convention for adding strings".
+// Imported for its side effect by every module that shows one of them: see
+// docs/strings.md.
 
 import { addStrings } from "../lib/i18n.js";
 

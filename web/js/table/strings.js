@@ -1,5 +1,5 @@
-// Strings of the shared table (table.js). Imported for its side effect: see README,
-// "One convention for adding strings".
+// Strings of the shared table (table.js). Imported for its side effect: see
+// docs/strings.md.
 
 import { addStrings } from "../lib/i18n.js";
 

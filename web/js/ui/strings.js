@@ -1,7 +1,7 @@
 // Strings of the page frame (title, language switch, tabs, engine start panel, footer), of the
 // notices, safety, dice-settings and QR modules, and the keys several screens share (marked below).
-// Imported for its side effect by every module that shows one of them: see README,
-// "One convention for adding strings".
+// Imported for its side effect by every module that shows one of them: see
+// docs/strings.md.
 
 import { addStrings } from "../lib/i18n.js";
 

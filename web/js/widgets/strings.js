@@ -1,7 +1,7 @@
 // Strings of the roll screen: system and mode pickers, forms, physical dice, result card, dice,
 // Flame placement, augmentation sources, opposition between characters, sharing and replay links.
-// Imported for its side effect by every module that shows one of them: see README,
-// "One convention for adding strings".
+// Imported for its side effect by every module that shows one of them: see
+// docs/strings.md.
 
 import { addStrings } from "../lib/i18n.js";
 
