@@ -337,3 +337,13 @@ def test_the_odds_written_in_docs_rules_are_the_engines() -> None:
         assert Fraction(odds(expression)["at_least_one"]) == Fraction(int(num), int(den))
         seen += 1
     assert seen >= 15
+
+
+def test_fudge_faces_read_as_marked_in_the_explanation() -> None:
+    """Issue 39: a Fudge die reads « +1 », « 0 », « −1 », as its faces are marked."""
+    result = ok({"op": "roll", "system": "notation", "params": {"expression": "4dF",
+                                                                "dice": [1, 0, -1, 1]}})
+    assert result["explanation"][0] == "4dF\u00a0: +1, 0, \u22121, +1 → 1."
+    plain = ok({"op": "roll", "system": "notation", "params": {"expression": "2d6",
+                                                               "dice": [1, 6]}})
+    assert plain["explanation"][0] == "2d6\u00a0: 1, 6 → 7."

@@ -26,6 +26,7 @@ from typing import Any
 from ...core import DiceGroup, Die, Faces, Line, Odds, OpposeResult, Outcome, RollResult, System
 from ...fields import Choice, Field, OddsTooCostly, ParamError, read_face
 from ...i18n import Text as T
+from ...i18n import number_text
 from . import estimate, legacy, odds, throw
 from .estimate import Estimate
 from .explain import TEMPLATES
@@ -231,8 +232,9 @@ class NotationSystem(System[NotationParams]):
             for d in part["dice"]:
                 dice.append(_die(g, d))
         lines = tuple(Line.of("notation.group", notation=p["notation"], sign=p["sign"],
-                              faces=faces_text(p["dice"]), subtotal=p["subtotal"])
-                      for p in report)
+                              faces=faces_text(p["dice"], getattr(g, "fudge", False)),
+                              subtotal=p["subtotal"])
+                      for g, p in zip(params.parsed.groups, report, strict=True))
         counts = params.counts
         lines += (Line.of("notation.count" if counts else "notation.total",
                           expression=params.canonical(), total=total),)
@@ -355,13 +357,19 @@ def _die(g: Any, d: dict[str, Any]) -> Die:
                counts if d["kept"] else 0, tags)
 
 
-def faces_text(dice: list[dict[str, Any]]) -> str:
+def faces_text(dice: list[dict[str, Any]], fudge: bool = False) -> str:
+    """The faces of a group's dice in its explanation line: a reroll ``2→5``, a chain
+    ``6+3``, an extra die ``!4``, a die not kept in brackets; Fudge faces as they are
+    marked, ``+1``, ``0``, ``−1``."""
+    def face(f: int) -> str:
+        return f"+{f}" if fudge and f > 0 else number_text(f) if fudge else str(f)
+
     parts: list[str] = []
     for d in dice:
-        chain = "+".join(str(f) for f in d["faces"])
+        chain = "+".join(face(f) for f in d["faces"])
         if d["rerolled"]:
             first, *rest = d["faces"]
-            chain = f"{first}→" + "+".join(str(f) for f in rest)
+            chain = f"{face(first)}→" + "+".join(face(f) for f in rest)
         if d.get("extra"):
             chain = f"!{chain}"
         if not d["kept"]:
