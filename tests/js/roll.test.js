@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { BOOT_AT, BOOT_STEPS, bootPercent, stepState } from "../../web/js/roll/boot-panel.js";
+import { BOOT_AT, BOOT_STEPS, bootPercent, stepState } from "../../web/js/app/boot-panel.js";
 import { errorTarget } from "../../web/js/roll/side-forms.js";
 import { entryWho, historyRequest, payloadRequest } from "../../web/js/roll/replay-links.js";
-import { urlSeed } from "../../web/js/roll/hooks.js";
+import { urlSeed } from "../../web/js/app/hooks.js";
 import { nextOdds } from "../../web/js/roll/odds-panel.js";
 import { pickerName, RollScreen } from "../../web/js/roll/screen.js";
 import { placedEntry, rollRequest, seedTaker } from "../../web/js/roll/rolling.js";

@@ -72,7 +72,7 @@ test("the roll screen's state is one store: app.key and app.state.key writes rea
   const heard = [];
   app.subscribe(["engineReady", "rolling"], (changed) => heard.push(...changed));
   app.subscribe(["mode", "system"], (changed) => heard.push(...changed));
-  app.engineReady = true; // as roll/boot.js writes it
+  app.engineReady = true; // as app/boot.js writes it
   app.rolling = "roll";
   Object.assign(app.state, { mode: "single", physical: true }); // as the safe start writes it
   app.state.system = "pool";

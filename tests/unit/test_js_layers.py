@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "gm": 2,
     "pwa": 2,
     "table": 2,
+    "app": 3,  # the app shell: boot, safe start, the boot panel, the test hooks
     ".": 3,  # main.js, the composition root
 }
 LAYER_NAMES = ["lib", "widgets", "screens", "main"]

@@ -1,6 +1,6 @@
 // pyrules in the browser, composition root: boots the engine worker, creates the roll
 // screen's parts (web/js/roll/) and the table-play screens, and wires them together.
-// The page's test hooks (window.pyrules) are described in roll/hooks.js.
+// The page's test hooks (window.pyrules) are described in app/hooks.js.
 
 // engine.js first: its evaluation starts the worker before any other module reads storage.
 import { Engine } from "./engine/engine.js";
@@ -19,18 +19,18 @@ import { linkOf, PREFIX, shareEntry } from "./roll/replay.js";
 import { preload3dSoon, testHooks as stageHooks } from "./stage/stage.js";
 import { StatsView } from "./gm/stats.js";
 import { Views } from "./lib/views.js";
-import { watchEngine } from "./roll/boot.js";
-import { BootPanel } from "./roll/boot-panel.js";
+import { watchEngine } from "./app/boot.js";
+import { BootPanel } from "./app/boot-panel.js";
 import { RollScreen, SystemPicker, updateLangButtons, wireControls } from "./roll/screen.js";
 import { drawRollButton, FormErrors, RollForms } from "./roll/side-forms.js";
-import { installHooks } from "./roll/hooks.js";
+import { installHooks } from "./app/hooks.js";
 import { HistoryReplay, ReplayLinks } from "./roll/replay-links.js";
 import { OddsPanel } from "./roll/odds-panel.js";
 import { Placement, Roller, seedTaker } from "./roll/rolling.js";
 import { SavedExpressions } from "./roll/saved.js";
 import { announcer, ResultCard, RollAnimation, stagePresenter } from "./widgets/result-card.js";
 import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
-import { SafeStart } from "./roll/safe-start.js";
+import { SafeStart } from "./app/safe-start.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
 import { Table } from "./table/table.js";
 import "./ui/strings.js";

@@ -4,7 +4,7 @@
 
 import { storageSet } from "../lib/dom.js";
 import { lang } from "../lib/i18n.js";
-import { SYSTEMS_KEY } from "./state.js";
+import { SYSTEMS_KEY } from "../roll/state.js";
 
 /**
  * Listen to engine.js's events. panel: BootPanel; updateRollButton(); onRestart(detail):
