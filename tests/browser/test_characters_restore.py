@@ -178,3 +178,51 @@ def test_steps_characters_set_aside_come_back_localstorage(app: App, site: str) 
     app.settle()
     assert names(app) == ["Garde", "Lame"]
     assert page.locator("#notice-restored").count() == 0
+
+
+# The page's shape check lets it through; the engine refuses it (a stat its sheet does not
+# hold): the engine, not the page, decides what the list shows (issue 42).
+ODD = {**LAME, "id": "c-odd", "name": "Bizarre", "stats": {**LAME["stats"], "charisme": 3}}
+
+SEED_STORED = """(records) => new Promise((resolve, reject) => {
+    const open = indexedDB.open("pyrules", 1);
+    open.onupgradeneeded = () => {
+      const chars = open.result.createObjectStore("characters", { keyPath: "id" });
+      open.result.createObjectStore("quarantine", { autoIncrement: true });
+      for (const record of records) chars.add(record);
+    };
+    open.onsuccess = () => { open.result.close(); resolve(); };
+    open.onerror = () => reject(open.error);
+})"""
+
+
+def test_a_stored_character_the_engine_refuses_is_set_aside_at_load_and_told(
+    app: App, site: str
+) -> None:
+    refused = local_handle({"op": "character", "character": ODD})
+    assert not refused["ok"] and refused["error"]["field"].startswith("stats"), refused
+    page = app.page
+    page.goto(site + "version.json")
+    page.evaluate(SEED_STORED, [engine_kept(LAME), ODD])
+    app.open()
+    show_characters(app)
+    page.wait_for_selector("#notice-corrupt")
+    assert "personnages" in page.inner_text("#notice-corrupt")
+    page.wait_for_selector("#char-list .char-card-name:text-is('Lame')")
+    assert names(app) == ["Lame"]
+    db = page.evaluate(READ_IDB)
+    assert [c["id"] for c in db["characters"]] == ["c-lame"]
+    assert [(q["reason"], q["record"]) for q in db["quarantine"]] == [("refused", ODD)]
+    # What it was refused for goes with the download.
+    with page.expect_download() as info:
+        page.click("#notice-corrupt [data-action=download]")
+    items = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))["items"]
+    assert [json.loads(item["raw"]) for item in items] == [ODD]
+    assert items[0]["error"] == refused["error"]["message"]
+    # Nothing lost, nothing shown twice: at the next start it stays aside, still refused.
+    app.reload()
+    show_characters(app)
+    page.wait_for_selector("#char-list .char-item")
+    app.settle()
+    assert names(app) == ["Lame"]
+    assert page.evaluate(READ_IDB)["quarantine"] == db["quarantine"]

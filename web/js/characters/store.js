@@ -169,35 +169,42 @@ function fallbackAll() {
   return out;
 }
 
-/** Move records that are not characters into the quarantine store (one transaction). */
-async function setAside(db, bad) {
+/** Move records into the quarantine store, with why (one transaction). */
+async function setAside(db, bad, reason = "shape") {
   const tx = db.transaction([STORE, QUARANTINE], "readwrite");
   const characters = tx.objectStore(STORE);
   const quarantine = tx.objectStore(QUARANTINE);
   for (const { key, record } of bad) {
-    quarantine.add({ time: new Date().toISOString(), reason: "shape", key, record });
+    quarantine.add({ time: new Date().toISOString(), reason, key, record });
     characters.delete(key);
   }
   await transactionDone(tx);
 }
 
-/** Move one character into the quarantine store (it could not be drawn), and report it. */
-export async function setAsideCharacter(character) {
+/**
+ * Move one character into the quarantine store, and report it: `reason` "draw" (it threw
+ * while drawn) or "refused" (the engine's `characters` check refuses it, `error` its words).
+ */
+export async function setAsideCharacter(character, reason = "draw", error = null) {
   const db = await openDB();
   let savedAs = null;
   if (db) {
     try {
-      await setAside(db, [{ key: character.id, record: character }]);
+      await setAside(db, [{ key: character.id, record: character }], reason);
       savedAs = `indexedDB:${QUARANTINE}`;
     } catch (error) {
       console.warn("[pyrules] could not move a character aside:", error);
     }
+  } else if (reason === "refused") {
+    // No quarantine store: it stays where it is (nothing is lost), left out of the list at
+    // each start while the engine refuses it.
+    savedAs = `localStorage:${FALLBACK_KEY}`;
   } else {
     const map = fallbackAll();
     delete map[character.id];
     storageSet(FALLBACK_KEY, map);
   }
-  reportQuarantine({ key: "indexedDB:characters", reason: "draw", raw: rawText(character), savedAs, store: db ? "indexedDB" : "localStorage" });
+  reportQuarantine({ key: "indexedDB:characters", reason, raw: rawText(character), savedAs, store: db ? "indexedDB" : "localStorage", ...(error ? { error } : {}) });
   notifyTabs();
 }
 
@@ -237,10 +244,11 @@ export async function loadCharacters() {
 
 // What an earlier version set aside may be a character the engine accepts today (issue 21:
 // every steps character was set aside by a storage check stricter than the engine). At each
-// start, the records set aside by the storage check ("shape", "wrong-store") are offered to
-// the engine again (view.js); those it accepts come back, the rest stay where they are.
+// start, the records set aside by the storage check ("shape", "wrong-store") or by the
+// engine's check at load ("refused") are offered to the engine again (view.js); those it
+// accepts come back, the rest stay where they are.
 // Records set aside because they threw while drawn ("draw") are not offered again.
-const RESTORABLE = new Set(["shape", "wrong-store"]);
+const RESTORABLE = new Set(["shape", "wrong-store", "refused"]);
 const RESTORE_MAX = 500; // the engine's `characters` op takes up to 500 at once
 const FALLBACK_ASIDE = `pyrules:quarantine:${FALLBACK_KEY}:`;
 

@@ -80,17 +80,36 @@ export class CharactersView {
   }
 
   async load() {
+    let stored = [];
     try {
-      this.characters = await store.loadCharacters();
+      stored = await store.loadCharacters();
     } catch (error) {
-      this.characters = [];
       console.warn("characters could not be read", error);
     }
+    this.characters = await this.judged(stored);
     this.loaded = true;
     if (!this.selected) this.selectedId = this.characters[0]?.id ?? null;
     this.render();
     this.changed();
     await this.restoreSetAside();
+  }
+
+  /**
+   * The stored characters the engine accepts (one `characters` call, issue 42): each one it
+   * refuses is set aside and told, as at import; the page's own shape check decides nothing
+   * alone. Not judged (the engine is down): listed as stored, nothing is lost.
+   */
+  async judged(list) {
+    if (!list.length) return list;
+    const answer = await this.ctx.engine.call({ op: "characters", characters: list, lang: lang() });
+    const verdicts = answer.ok ? answer.result?.characters : null;
+    if (!Array.isArray(verdicts) || verdicts.length !== list.length) return list;
+    const kept = [];
+    verdicts.forEach((verdict, index) => {
+      if (verdict?.ok) kept.push(list[index]);
+      else store.setAsideCharacter(list[index], "refused", verdict?.error?.message ?? null).catch(() => {});
+    });
+    return kept;
   }
 
   /**

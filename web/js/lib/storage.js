@@ -180,8 +180,8 @@ export function reportWriteOK(key) {
 }
 
 /** Something set aside outside localStorage (IndexedDB records, a broken object store). */
-export function reportQuarantine({ key, reason, raw, savedAs, store }) {
-  const item = { key, reason, time: stamp(), raw, savedAs, store };
+export function reportQuarantine({ key, reason, raw, savedAs, store, error = null }) {
+  const item = { key, reason, time: stamp(), raw, savedAs, store, ...(error ? { error } : {}) };
   items.push(item);
   emit({ type: "corrupt", key, reason, savedAs, held: false, item });
 }
