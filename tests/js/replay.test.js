@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { decodeFragment, linkOf, payloadFits, payloadOf, PREFIX } from "../../web/js/roll/replay.js";
-import { system } from "./helpers.js";
+import { payloadRequest } from "../../web/js/roll/replay-links.js";
+import { engineCall, system } from "./helpers.js";
 
 const entry = {
   id: "h",
@@ -44,9 +45,16 @@ test("broken base64, wrong version or a bad seed give null", () => {
   assert.equal(decodeFragment("#other"), null);
 });
 
-test("a seeded link carrying faces does not fit; a physical one does", () => {
+test("a link's shape fits the forms; whether a seeded one may carry faces is the engine's answer", async () => {
   const steps = system("steps");
-  assert.equal(payloadFits(steps, { mode: "roll", params: { die: 8, dice: [8] }, seed: 3 }), false);
-  assert.equal(payloadFits(steps, { mode: "roll", params: { die: 8, dice: [8] }, seed: null }), true);
   assert.equal(payloadFits(steps, { mode: "roll", params: { pot: 3 }, seed: 3 }), false);
+  const seeded = { mode: "roll", system: "steps", params: { die: 8, dice: [8] }, seed: 3 };
+  assert.equal(payloadFits(steps, seeded), true);
+  // The page keeps no copy of the engine's rule: the link's request is refused by the engine.
+  const refused = await engineCall(payloadRequest(seeded, "fr").request);
+  assert.equal(refused.ok, false);
+  assert.equal(refused.error.code, "faces_in_sheet");
+  const physical = await engineCall(payloadRequest({ ...seeded, seed: null }, "fr").request);
+  assert.equal(physical.ok, true);
+  assert.deepEqual(physical.result.dice.map((d) => d.final), [8]);
 });

@@ -83,17 +83,15 @@ export function decodeFragment(hash) {
 }
 
 /**
- * Whether a decoded payload fits `system` (the engine's description): every param a field
- * of it, of that field's type; and a seeded link carries no dice faces (faces come only
- * from the RNG, or from physical dice: then the link has no seed).
+ * Whether a decoded payload fits `system` (the engine's description) well enough to be
+ * loaded into its forms: every param a field of it, of that field's type. Whether it may
+ * be rolled (a seeded link never carries dice faces: `faces_in_sheet`) is the engine's
+ * answer to the link's request, shown as a link the engine refuses.
  */
 export function payloadFits(system, payload) {
   if (!system || !payload) return false;
   const sides = payload.mode === "oppose" ? [payload.actor, payload.opponent] : [payload.params];
-  if (!sides.every((params) => paramsFit(system, params))) return false;
-  if (payload.seed === null) return true;
-  const faces = system.fields.filter((f) => f.type === "faces").map((f) => f.name);
-  return sides.every((params) => faces.every((name) => params[name] === null || params[name] === undefined));
+  return sides.every((params) => paramsFit(system, params));
 }
 
 let dialog = null;
