@@ -404,3 +404,15 @@ def test_placement_moves_agree_with_placement_error_on_each_moved_placement() ->
                   for step in (1, -1))
             for i in range(k))
         assert placement_moves(p, faces, place) == expected, (faces, place)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_placement_dice_name_the_flame_dice_each_value_moves(seed: int) -> None:
+    """Issue 42: the page learns from the answer which die each placement value moves."""
+    for flame in (-3, 0, 2, 4):
+        result = ok({"op": "roll", "system": "pool", "seed": seed,
+                     "params": {"pot": 3 + seed % 4, "flame": flame, "augmentations": 2}})
+        kinds = [d["kind"] for d in result["dice"]]
+        assert len(result["placement_dice"]) == len(result["placement"])
+        assert [kinds[i] for i in result["placement_dice"]] == [
+            k for k in kinds if k in ("flame", "black_flame")]

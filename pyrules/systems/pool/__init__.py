@@ -224,6 +224,8 @@ class PoolSystem(System[PoolParams]):
                 ("augmentations", p.total_augmentations),
                 ("diminutions", p.total_diminutions),
                 ("placement", list(place)),
+                # Which die of ``dice`` each placement value moves (the Flame dice, in order).
+                ("placement_dice", list(range(len(normal), len(normal) + len(flame)))),
                 ("unused_augmentations", p.total_augmentations - used_aug),
                 ("unused_diminutions", p.total_diminutions - used_dim),
                 ("size_modifier", p.size_modifier),

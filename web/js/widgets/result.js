@@ -11,7 +11,6 @@ import "../ui/strings.js";
 
 // Result fields worth showing next to the margin, when a system's result has them.
 const NUMBERS = ["successes", "effective_diff", "ones", "total", "threshold", "impact", "value", "target", "die_rolled", "extreme", "damage"];
-const PLACEABLE = new Set(["flame", "black_flame"]);
 
 export function tierBadge(system, outcomeId, extraClass) {
   const info = outcomeInfo(system, outcomeId);
@@ -145,9 +144,10 @@ export function placementModel(system, result, onChange, onReset) {
   if (!system.fields.some((f) => f.type === "placement") || !Array.isArray(result.placement)) return null;
   if (!Array.isArray(result.placement_moves)) return null;
   if (!result.augmentations && !result.diminutions) return null; // nothing to place
+  // The die each placement value moves, as the engine answers it (`placement_dice`).
   const indexes = new Map();
-  result.dice.forEach((die, i) => {
-    if (PLACEABLE.has(die.kind) && indexes.size < result.placement.length) indexes.set(i, indexes.size);
+  (Array.isArray(result.placement_dice) ? result.placement_dice : []).forEach((die, n) => {
+    if (Number.isInteger(die) && die >= 0 && die < result.dice.length && n < result.placement.length) indexes.set(die, n);
   });
   if (indexes.size === 0) return null;
   const values = result.placement.slice();
