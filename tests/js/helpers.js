@@ -20,9 +20,37 @@ export function systemsDescription() {
 
 /** engine.call as the page has it, answered by pyrules.api.handle itself (one python per call). */
 export async function engineCall(request) {
-  const code = "import sys; from pyrules.api import handle; print(handle(sys.stdin.read()))";
+  return sharedEngine().call(request);
+}
+
+let shared = null;
+
+/**
+ * One python answering engineCall for the whole test file (issue 42: a python started per
+ * call cost more than the calls). It holds the event loop only while a call waits, so the
+ * test file ends when its tests do; the python then reads the end of its input and stops.
+ */
+function sharedEngine() {
+  if (shared) return shared;
+  const code = "import sys\nfrom pyrules.api import handle\nfor line in sys.stdin:\n    print(handle(line), flush=True)\n";
   const python = process.env.PYTHON || "python3";
-  return JSON.parse(execFileSync(python, ["-c", code], { cwd: ROOT, input: JSON.stringify(request), encoding: "utf-8" }));
+  const child = spawn(python, ["-c", code], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+  const waiting = [];
+  const hold = (on) => [child, child.stdin, child.stdout].forEach((handle) => (on ? handle.ref() : handle.unref()));
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    waiting.shift()?.(JSON.parse(line));
+    if (!waiting.length) hold(false);
+  });
+  hold(false);
+  shared = {
+    call: (request) =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        hold(true);
+        child.stdin.write(`${JSON.stringify(request)}\n`);
+      }),
+  };
+  return shared;
 }
 
 /** Several answers of pyrules.api.handle from one python (each request answered on its own). */
