@@ -803,42 +803,40 @@ PUT_CHARACTER = """(record) => new Promise((resolve, reject) => {
 def test_stored_numbers_the_engine_refuses_never_stop_the_app(new_app: Any, site: str) -> None:
     """A stored d6 character whose numbers are out of the engine's bounds (a Flame of 10^9,
     which a loop drawing one pip per effort would never finish; a negative count) still
-    lets the app start: the sheet draws, the efforts box says the engine's own refusal, a
-    quick roll says it too. The page counts and bounds nothing itself."""
+    lets the app start: the engine's check of what the page loads refuses it (issue 42), so
+    it is set aside with the engine's own words and told, never drawn. The page counts and
+    bounds nothing itself."""
     app = new_app(site)
     app.open()
     page = app.page
     show(app, "characters")
     page.wait_for_selector("#char-list")
     stats = {"flame": 10**9, "clarity": 2, "efforts_used": -3}
-    page.evaluate(
-        PUT_CHARACTER,
-        {
-            "id": "c-huge",
-            "system": "d6",
-            "name": "Démesuré",
-            "note": "",
-            "pc": True,
-            "stats": stats,
-            "entries": [{"id": "e-1", "label": "Perception", "params": {"attribute": 3}}],
-            "created": "2026-01-01T10:00:00.000Z",
-            "updated": "2026-01-01T10:00:00.000Z",
-        },
-    )
+    huge = {
+        "id": "c-huge",
+        "system": "d6",
+        "name": "Démesuré",
+        "note": "",
+        "pc": True,
+        "stats": stats,
+        "entries": [{"id": "e-1", "label": "Perception", "params": {"attribute": 3}}],
+        "created": "2026-01-01T10:00:00.000Z",
+        "updated": "2026-01-01T10:00:00.000Z",
+    }
+    page.evaluate(PUT_CHARACTER, huge)
     app.reload()
     show(app, "characters")
-    pick_character(app, "Démesuré")
-    check = {"flame": stats["flame"], "used": stats["efforts_used"], "action": "check"}
-    refused = local_handle({"op": "effort", "params": check})["error"]
-    assert refused["field"] in ("flame", "used")
-    page.wait_for_selector("#efforts-error")
-    assert page.text_content("#efforts-error") == refused["message"]
-    assert page.locator("#efforts .effort-pip").count() == 0
-    page.click("#char-detail .entry-roll:has-text('Perception')")
-    page.locator("#quick-error").wait_for(state="visible")
-    roll = local_handle(
-        {"op": "roll", "system": "d6", "params": {"attribute": 3, "flame": 10**9, "clarity": 2}}
-    )["error"]
-    assert roll["message"] in page.text_content("#quick-error")
+    refused = local_handle({"op": "characters", "characters": [huge]})["result"]["characters"][0]
+    assert not refused["ok"] and refused["error"]["field"].startswith("stats."), refused
+    page.wait_for_selector("#notice-corrupt")
+    assert page.locator("#char-list .char-card-name:text-is('Démesuré')").count() == 0
+    with page.expect_download() as info:
+        page.click("#notice-corrupt [data-action=download]")
+    items = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))["items"]
+    aside = [i for i in items if json.loads(i["raw"]).get("id") == "c-huge"]
+    assert len(aside) == 1 and aside[0]["error"] == refused["error"]["message"], items
+    # The app goes on: a roll from the roll screen works.
+    show(app, "roll")
+    app.roll()
     app.check_clean()
     app.context.close()
