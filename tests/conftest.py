@@ -67,9 +67,28 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     _PART_SECONDS[part] = _PART_SECONDS.get(part, 0.0) + report.duration
 
 
+#: Long files, said at the end of a run as a hint for review, never a failure (issue 42: a
+#: line count decided where files ended; a file is split by meaning, not to pass a test).
+LONG_FILES = (("web/js", "*.js", 400), ("web/css", "*.css", 400), ("pyrules", "*.py", 400))
+
+
+def long_files(root: Path = ROOT) -> list[str]:
+    """Each file of LONG_FILES over its length, with its line count."""
+    out = []
+    for folder, pattern, limit in LONG_FILES:
+        for path in sorted((root / folder).rglob(pattern)):
+            n = len(path.read_text(encoding="utf-8").splitlines())
+            if n > limit:
+                out.append(f"{path.relative_to(root).as_posix()} ({n})")
+    return out
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Wall time per part of the suite (setup + call + teardown of its tests): docs/testing.md's
-    table of times comes from this line."""
+    table of times comes from this line. Then the long files, for review."""
     if _PART_SECONDS:
         parts = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in _PART_SECONDS.items())
         terminalreporter.write_line(f"time per part: {parts}")
+    long = long_files()
+    if long:
+        terminalreporter.write_line(f"long files, for review (split by meaning): {', '.join(long)}")
