@@ -2,38 +2,43 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Sequence
 from typing import Any
 
 from . import __version__, sweep
 from .core import System
-from .sheets.spec import EMPTY, SheetSpec
+from .plugin import Plugin
+from .sheetspec import EMPTY, SheetSpec
 from .stats import FAIRNESS_MAX
-from .systems.d6 import D6System
-from .systems.d6.table import EFFORT_FIELDS
-from .systems.d6.table import SHEET as D6_SHEET
-from .systems.d100 import D100System
-from .systems.d100.table import SHEET as D100_SHEET
-from .systems.notation import NotationSystem
-from .systems.pool import PoolSystem
-from .systems.pool.table import SHEET as POOL_SHEET
-from .systems.pool.table import SOURCE_FIELDS
-from .systems.steps import StepsSystem
-from .systems.steps.table import ARDEUR_FIELD, COMBAT_FIELDS, COMBAT_KINDS
-from .systems.steps.table import SHEET as STEPS_SHEET
 
-#: The one list of systems. A new system is a package under pyrules/systems/ (its rules,
-#: odds, explanation templates and table play together) added here.
-SYSTEM_LIST: tuple[System[Any], ...] = (
-    PoolSystem(), D6System(), D100System(), StepsSystem(), NotationSystem(),
-)
+#: The one list of systems, by their folder under pyrules/systems/. A new system is a
+#: folder (its rules, odds, explanations, sheet and table play, and a ``plugin.py``
+#: declaring them) named here: nothing else changes.
+SYSTEM_FOLDERS = ("pool", "d6", "d100", "steps", "notation")
+
+
+def load(names: Sequence[str],
+         package: str | None = f"{__package__}.systems") -> tuple[Plugin, ...]:
+    """The ``PLUGIN`` of each system folder named (``package`` None: top-level packages)."""
+    plugins = []
+    for name in names:
+        module = importlib.import_module(f"{package}.{name}.plugin" if package
+                                         else f"{name}.plugin")
+        plugins.append(module.PLUGIN)
+    return tuple(plugins)
+
+
+PLUGINS: tuple[Plugin, ...] = load(SYSTEM_FOLDERS)
+SYSTEM_LIST: tuple[System[Any], ...] = tuple(p.system for p in PLUGINS)
 SYSTEMS: dict[str, System[Any]] = {s.id: s for s in SYSTEM_LIST}
 #: Which system serves each table-play op (each system names its own ``table_ops``).
 TABLE_SYSTEMS: dict[str, System[Any]] = {op: s for s in SYSTEM_LIST for op in s.table_ops}
-
-
-#: Each system's character sheet (declared with its table play); others have the empty one.
-SHEETS: dict[str, SheetSpec] = {"pool": POOL_SHEET, "d6": D6_SHEET, "d100": D100_SHEET,
-                                 "steps": STEPS_SHEET}
+#: Each system's character sheet, as its plugin declares it.
+SHEETS: dict[str, SheetSpec] = {p.system.id: p.sheet for p in PLUGINS}
+#: What the page draws of each table-play op (its fields), as its system's plugin says.
+PLAY: dict[str, dict[str, Any]] = {op: {"system": p.system.id, **described}
+                                   for p in PLUGINS for op, described in p.play.items()}
 
 
 def sheet_of(system: System[Any]) -> SheetSpec:
@@ -68,14 +73,5 @@ def describe() -> dict[str, Any]:
     return {
         "version": __version__,
         "systems": [describe_system(s) for s in SYSTEMS.values()],
-        "table": {
-            "sources": {"system": table_system("sources").id,
-                        "fields": [f.describe() for f in SOURCE_FIELDS]},
-            "combat": {"system": table_system("combat").id,
-                       "fields": [f.describe() for f in COMBAT_FIELDS],
-                       "kinds": list(COMBAT_KINDS),
-                       "participant": [ARDEUR_FIELD.describe()]},
-            "effort": {"system": table_system("effort").id,
-                       "fields": [f.describe() for f in EFFORT_FIELDS]},
-        },
+        "table": PLAY,
     }

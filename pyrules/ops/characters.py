@@ -14,7 +14,7 @@ from ..registry import SYSTEMS, sheet_of
 from ..sheets.build import build_params
 from ..sheets.character import normalise
 from ..sheets.rolls import efforts_of
-from ..sheets.spec import IMPORT_MAX
+from ..sheetspec import IMPORT_MAX
 from .base import Checked, Op
 from .cache import odds_of
 

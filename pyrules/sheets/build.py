@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core import System
 from ..errors import PyrulesError
-from .spec import SheetSpec
+from ..sheetspec import SheetSpec
 
 
 def build_params(system: System[Any], spec: SheetSpec, character: Mapping[str, Any],

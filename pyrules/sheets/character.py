@@ -20,8 +20,8 @@ from ..core import System
 from ..errors import ApiError, PyrulesError
 from ..fields import ParamError
 from ..registry import SYSTEMS, sheet_of
+from ..sheetspec import ENTRIES_MAX, ID_MAX, LABEL_MAX, NAME_MAX, NOTE_MAX, SheetSpec
 from .build import build_params, refusal
-from .spec import ENTRIES_MAX, ID_MAX, LABEL_MAX, NAME_MAX, NOTE_MAX, SheetSpec
 
 KEYS = ("id", "system", "name", "note", "pc", "stats", "entries", "created", "updated")
 ENTRY_KEYS = ("id", "label", "params", "sources")

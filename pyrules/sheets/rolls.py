@@ -22,9 +22,9 @@ from ..errors import PyrulesError
 from ..fields import ParamError
 from ..lru import LRU
 from ..registry import sheet_of
+from ..sheetspec import SheetSpec
 from .build import build_params, refusal
 from .character import normalise, now_iso
-from .spec import SheetSpec
 
 SHEET_KEYS = ("character", "entry", "situation")
 

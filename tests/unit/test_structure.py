@@ -78,7 +78,8 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_import_graph_is_read_correctly() -> None:
     graph = import_graph()
     assert "pyrules.registry" in graph["pyrules.ops.base"]
-    assert "pyrules.systems.pool" in graph["pyrules.registry"]
+    assert "pyrules.plugin" in graph["pyrules.registry"]
+    assert "pyrules.systems.pool.table" in graph["pyrules.systems.pool.plugin"]
     assert "pyrules.systems.steps" in graph["pyrules.systems.steps.table"]  # from . import X
     assert "pyrules.core" in graph["pyrules.systems.pool.odds"]  # from ...core import
     # and a cycle is found when there is one
@@ -87,6 +88,25 @@ def test_the_import_graph_is_read_correctly() -> None:
 
 def test_no_import_cycles_in_pyrules() -> None:
     assert find_cycle(import_graph()) is None
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The same graph between the packages and modules right under pyrules (issue 42:
+    pyrules.sheets and pyrules.registry imported each other)."""
+    def top(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    out: dict[str, set[str]] = {top(m): set() for m in graph}
+    for module, targets in graph.items():
+        out[top(module)] |= {top(t) for t in targets} - {top(module)}
+    return out
+
+
+def test_no_import_loop_between_the_packages_of_pyrules() -> None:
+    assert find_cycle(package_graph(import_graph())) is None
+    planted = {"pyrules.a.x": {"pyrules.b.y"}, "pyrules.b.y": set(), "pyrules.b.z": {"pyrules.a"},
+               "pyrules.a": set()}
+    assert find_cycle(package_graph(planted)) == ["pyrules.a", "pyrules.b", "pyrules.a"]
 
 
 def test_each_system_has_one_home() -> None:

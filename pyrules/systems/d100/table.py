@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...sheets.spec import SheetSpec
+from ...sheetspec import SheetSpec
 
 #: A d100 character sheet holds no numbers of its own: each skill keeps its value; a quick
 #: roll may add a modifier.

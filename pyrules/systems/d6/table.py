@@ -8,7 +8,7 @@ from typing import Any
 
 from ...fields import Choice, Field, ParamError, validate
 from ...i18n import Text as T
-from ...sheets.spec import SheetSpec, stat
+from ...sheetspec import SheetSpec, stat
 from . import D6System
 
 EFFORT_FIELDS = (

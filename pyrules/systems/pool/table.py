@@ -10,7 +10,7 @@ from typing import Any
 from ...core import Line
 from ...fields import Field, validate
 from ...i18n import Text as T
-from ...sheets.spec import SheetSpec, stat
+from ...sheetspec import SheetSpec, stat
 from . import PoolSystem
 
 SOURCE_FIELDS = (

@@ -15,7 +15,7 @@ from typing import Any
 from ...core import Line, RollResult
 from ...fields import Choice, Field, ParamError, validate
 from ...i18n import Text as T
-from ...sheets.spec import SheetSpec, stat
+from ...sheetspec import SheetSpec, stat
 from . import StepsSystem
 
 STEPS = StepsSystem()

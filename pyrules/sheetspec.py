@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..fields import Field
-from ..i18n import Text as T
+from .fields import Field
+from .i18n import Text as T
 
 #: What a character holds at most (the page's former limits, web/js/characters/sheet.js).
 NAME_MAX = 60  # characters of a name

@@ -1,0 +1,25 @@
+"""What a system's folder gives the registry (issue 42): the system (its rules, odds and
+explanations), its character sheet, and the description of the table-play ops it serves.
+
+Each ``pyrules/systems/<id>/plugin.py`` declares one ``PLUGIN``; the registry builds every
+list from them (``registry.SYSTEM_FOLDERS`` names the folders, one line each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .core import System
+from .sheetspec import EMPTY, SheetSpec
+
+
+@dataclass(frozen=True)
+class Plugin:
+    system: System[Any]
+    #: What a character sheet of this system holds (none: a name, a note and entries).
+    sheet: SheetSpec = EMPTY
+    #: The description of each table-play op it serves that the page draws (its fields and
+    #: choices), by op: the ``table`` part of the ``systems`` answer, with ``system`` added.
+    play: Mapping[str, dict[str, Any]] = field(default_factory=dict)

@@ -1,0 +1,6 @@
+"""Free dice as the registry takes it: the system alone (no sheet numbers, no table play)."""
+
+from ...plugin import Plugin
+from . import NotationSystem
+
+PLUGIN = Plugin(NotationSystem())
