@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle
+from .test_reliability_storage import set_aside_items
 
 NO_IDB = "Object.defineProperty(window, 'indexedDB', {get() { return undefined; }});"
 ASIDE_KEY = "pyrules:quarantine:pyrules:characters:2026-01-02T10:00:00.000Z"
@@ -214,11 +215,8 @@ def test_a_stored_character_the_engine_refuses_is_set_aside_at_load_and_told(
     assert [c["id"] for c in db["characters"]] == ["c-lame"]
     assert [(q["reason"], q["record"]) for q in db["quarantine"]] == [("refused", ODD)]
     # What it was refused for goes with the download.
-    with page.expect_download() as info:
-        page.click("#notice-corrupt [data-action=download]")
-    items = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))["items"]
-    assert [json.loads(item["raw"]) for item in items] == [ODD]
-    assert items[0]["error"] == refused["error"]["message"]
+    (aside,) = set_aside_items(app, ODD["id"])
+    assert json.loads(aside["raw"]) == ODD and aside["error"] == refused["error"]["message"]
     # Nothing lost, nothing shown twice: at the next start it stays aside, still refused.
     app.reload()
     show_characters(app)

@@ -16,7 +16,15 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle
-from .test_reliability_storage import GOOD, GOOD_ENTRY, local, notice_text, put_record, quarantined
+from .test_reliability_storage import (
+    GOOD,
+    GOOD_ENTRY,
+    local,
+    notice_text,
+    put_record,
+    quarantined,
+    set_aside_items,
+)
 
 TRAP = {"toString": None}  # passes a shallow "is an object" check, throws when made a string
 
@@ -317,11 +325,8 @@ def test_stored_character_cannot_load_the_dice(app: App) -> None:
     page.wait_for_selector("#char-list .char-item[data-id=c-good]")
     assert page.locator("#char-list .char-item[data-id=c-loaded]").count() == 0
     # Set aside, not lost: the notice's download holds it, with the engine's words.
-    with page.expect_download() as info:
-        page.click("#notice-corrupt [data-action=download]")
-    items = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))["items"]
-    aside = [item for item in items if json.loads(item["raw"]).get("id") == "c-loaded"]
-    assert len(aside) == 1 and aside[0]["reason"] == "refused", items
+    aside = set_aside_items(app, "c-loaded")
+    assert len(aside) == 1 and aside[0]["reason"] == "refused", aside
     app.settle()
     assert json.loads(local(app).get("pyrules:history") or "[]") == []
     # The engine itself refuses faces in a seeded request.

@@ -173,6 +173,14 @@ def notice_text(app: App, kind: str) -> str:
     return app.page.inner_text(f"#notice-{kind}")
 
 
+def set_aside_items(app: App, record_id: str) -> list[dict[str, Any]]:
+    """The damaged-data notice's download: the items set aside for the record `record_id`."""
+    with app.page.expect_download() as info:
+        app.page.click("#notice-corrupt [data-action=download]")
+    items = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))["items"]
+    return [item for item in items if json.loads(item["raw"]).get("id") == record_id]
+
+
 def history_count(app: App) -> int:
     return app.page.locator("#history .history-entry").count()
 

@@ -16,6 +16,7 @@ import pytest
 
 from .conftest import App, first_seed, local_handle, outcome_label, signed, wait_announced
 from .test_layout import SMALL_TARGETS
+from .test_reliability_storage import set_aside_items
 
 SYSTEMS = local_handle({"op": "systems"})["result"]
 D6_DEFAULTS = {
@@ -830,11 +831,8 @@ def test_stored_numbers_the_engine_refuses_never_stop_the_app(new_app: Any, site
     assert not refused["ok"] and refused["error"]["field"].startswith("stats."), refused
     page.wait_for_selector("#notice-corrupt")
     assert page.locator("#char-list .char-card-name:text-is('Démesuré')").count() == 0
-    with page.expect_download() as info:
-        page.click("#notice-corrupt [data-action=download]")
-    items = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))["items"]
-    aside = [i for i in items if json.loads(i["raw"]).get("id") == "c-huge"]
-    assert len(aside) == 1 and aside[0]["error"] == refused["error"]["message"], items
+    aside = set_aside_items(app, "c-huge")
+    assert len(aside) == 1 and aside[0]["error"] == refused["error"]["message"], aside
     # The app goes on: a roll from the roll screen works.
     show(app, "roll")
     app.roll()
