@@ -23,3 +23,7 @@ class Plugin:
     #: The description of each table-play op it serves that the page draws (its fields and
     #: choices), by op: the ``table`` part of the ``systems`` answer, with ``system`` added.
     play: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    #: The module of its table-play ops (its ``OPS``: op name -> ``pyrules.ops.base.Op``),
+    #: by name: the API imports it when it builds its table of ops (the ops use the API's
+    #: answers, which need the registry this plugin is part of).
+    ops: str | None = None

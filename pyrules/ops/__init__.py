@@ -5,11 +5,13 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ApiError
 from ..i18n import LANGS
+from ..registry import PLUGINS
 from .base import Checked, Op
 from .characters import CHARACTER_OPS
 from .rolls import ROLL_OPS
@@ -32,10 +34,19 @@ def parse_validate(req: Mapping[str, Any], lang: str) -> Checked:
     return {"answer": {"valid": True, "op": name, **checked.get("shown", {})}}
 
 
-_ORDER = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", "sources",
-          "combat", "fight", "effort", "luck", "fairness", "sweep", "compare", "qr",
-          "seat", "character", "characters")
-_ALL = {**ROLL_OPS, **TABLE_OPS, **CHARACTER_OPS}
+def plugin_ops() -> dict[str, Op]:
+    """The table-play ops each system's plugin names (its folder's ``ops`` module)."""
+    out: dict[str, Op] = {}
+    for plugin in PLUGINS:
+        if plugin.ops is not None:
+            out.update(importlib.import_module(plugin.ops).OPS)
+    return out
+
+
+_PLAY = plugin_ops()
+_ORDER = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", *_PLAY,
+          "luck", "fairness", "sweep", "compare", "qr", "seat", "character", "characters")
+_ALL = {**ROLL_OPS, **TABLE_OPS, **CHARACTER_OPS, **_PLAY}
 #: Every op, by name (the order of the ``unknown_op`` message).
 OPS: dict[str, Op] = {name: _ALL[name] for name in _ORDER}
 OPS["validate"] = Op(parse_validate, lambda c: c["answer"])

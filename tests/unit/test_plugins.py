@@ -40,6 +40,23 @@ def test_the_registry_is_built_from_the_folders_it_names() -> None:
         assert (home / "plugin.py").is_file(), folder
 
 
+def test_each_system_serves_the_table_play_ops_its_folder_declares() -> None:
+    """A system's table-play ops live in its folder (``ops.py``, named by its plugin): the
+    API serves exactly those, and each is the op of the system that names it."""
+    import importlib
+
+    from pyrules.ops import OPS
+
+    for plugin in registry.PLUGINS:
+        declared = importlib.import_module(plugin.ops).OPS if plugin.ops else {}
+        assert set(declared) == set(plugin.system.table_ops), plugin.system.id
+        for name, op in declared.items():
+            assert OPS[name] is op
+            assert registry.table_system(name) is plugin.system
+    assert ok({"op": "effort", "params": {"flame": 2, "used": 1, "action": "check"}}) == {
+        "per_day": 2, "used": 1, "available": 1}
+
+
 def test_a_system_in_one_folder_is_described_rolled_and_given_exact_odds(dicebag: str) -> None:
     described = ok({"op": "systems", "lang": "en"})
     mine = next(s for s in described["systems"] if s["id"] == dicebag)

@@ -4,4 +4,6 @@ from ...plugin import Plugin
 from . import PoolSystem
 from .table import SHEET, SOURCE_FIELDS
 
-PLUGIN = Plugin(PoolSystem(), SHEET, {"sources": {"fields": [f.describe() for f in SOURCE_FIELDS]}})
+PLUGIN = Plugin(PoolSystem(), SHEET,
+                {"sources": {"fields": [f.describe() for f in SOURCE_FIELDS]}},
+                ops=f"{__package__}.ops")

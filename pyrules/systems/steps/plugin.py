@@ -9,4 +9,4 @@ PLUGIN = Plugin(StepsSystem(), SHEET, {"combat": {
     "fields": [f.describe() for f in COMBAT_FIELDS],
     "kinds": list(COMBAT_KINDS),
     "participant": [ARDEUR_FIELD.describe()],
-}})
+}}, ops=f"{__package__}.ops")

@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import PyrulesError
-from ..fields import ParamError
-from ..registry import table_system
-from ..sheets.character import normalise
-from ..sheets.rolls import sheet_roll
-from ..systems.steps.table import ARDEUR_FIELD, split_ardeur
-from .base import params_json
+from ...errors import PyrulesError
+from ...fields import ParamError
+from ...ops.base import params_json
+from ...registry import table_system
+from ...sheets.character import normalise
+from ...sheets.rolls import sheet_roll
+from .table import ARDEUR_FIELD, split_ardeur
 
 KEYS = {"sheet": ("id", "ardeur", "unarmed", "sheet"), "quick": ("id", "unarmed", "quick")}
 
