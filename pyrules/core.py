@@ -320,6 +320,10 @@ class System(Generic[P]):
     def is_success(self, outcome_id: str) -> bool:
         return next(o.success for o in self.outcomes if o.id == outcome_id)
 
+    def success_chance(self, odds: Odds) -> Fraction:
+        """The chance of an outcome that is a success, from exact ``odds``."""
+        return sum((p for o, p in odds.outcomes if self.is_success(o)), Fraction(0))
+
     def judges_success(self, params: P) -> bool:
         """Whether a roll of ``params`` succeeds or fails (a chance of success means
         something): the default, when the system's outcomes are of both kinds."""

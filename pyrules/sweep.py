@@ -104,7 +104,7 @@ def describe(system: System[Any]) -> dict[str, Any]:
 
 def odds_row(system: System[Any], odds: Odds) -> dict[str, Any]:
     """The ``exact``, ``probabilities`` and ``success`` of an ``odds`` answer."""
-    success = sum((p for o, p in odds.outcomes if system.is_success(o)), Fraction(0))
+    success = system.success_chance(odds)
     return {
         "exact": {o: str(p) for o, p in odds.outcomes},
         "probabilities": {o: float(p) for o, p in odds.outcomes},

@@ -9,6 +9,7 @@ from ..core import Odds, OpposeOdds, OpposeResult, RollResult, System
 from ..errors import PyrulesError
 from ..explain import both
 from ..i18n import LANGS, VERSUS, number_text
+from ..sweep import odds_row
 from .base import params_json
 from .cache import odds_of, oppose_odds_of, ranks_of
 
@@ -29,9 +30,7 @@ def chance_json(system: System[Any], params: Any, judged: RollResult | None,
         return none
     rank = ranks_of(system, params).percentile(judged.margin) if seeded else None
     outcome = dict(odds.outcomes).get(judged.outcome, Fraction(0))
-    kinds = {system.is_success(o) for o in system.outcome_ids()}
-    success = (sum((p for o, p in odds.outcomes if system.is_success(o)), Fraction(0))
-               if len(kinds) == 2 else None)
+    success = system.success_chance(odds) if system.judges_success(params) else None
     return {
         "luck": None if rank is None else float(rank),
         "luck_exact": None if rank is None else str(rank),
@@ -144,7 +143,6 @@ def odds_items(odds: OpposeOdds) -> tuple[tuple[str, Fraction], ...]:
 
 
 def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
-    success = sum((p for o, p in odds.outcomes if system.is_success(o)), Fraction(0))
     extra: dict[str, Any] = {}
     if system.totals:
         mean = sum((m * p for m, p in odds.margins), Fraction(0))
@@ -152,11 +150,8 @@ def odds_json(system: System[Any], odds: Odds) -> dict[str, Any]:
                  "mean": str(mean), "mean_value": float(mean)}
     return system.odds_answer(odds, {
         "system": system.id,
-        "exact": {o: str(p) for o, p in odds.outcomes},
-        "probabilities": {o: float(p) for o, p in odds.outcomes},
+        **odds_row(system, odds),  # exact, probabilities, success (as a sweep's rows)
         "margins": {str(m): str(p) for m, p in odds.margins},
-        "success": str(success),
-        "success_probability": float(success),
         **extra,
     })
 

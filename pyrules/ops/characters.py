@@ -34,7 +34,7 @@ def entry_views(system: System[Any], character: Mapping[str, Any],
         if system.judges_success(params):
             try:
                 odds = odds_of(system, params)
-                chance = sum((p for o, p in odds.outcomes if system.is_success(o)), Fraction(0))
+                chance = system.success_chance(odds)
             except PyrulesError:  # odds too costly (free dice): the button shows none
                 chance = None
         out.append({"id": entry["id"], "brief": system.brief(params).get(lang),
