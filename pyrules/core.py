@@ -353,7 +353,11 @@ class System(Generic[P]):
         """What ``params`` roll, in a short line (a sheet's quick-roll button): the fields a
         form shows, as :func:`pyrules.fields.brief` words them; a system may word a value
         its own way (steps: the whole bonus the roll adds)."""
-        return brief(self.fields, {f.name: getattr(params, f.name, None) for f in self.fields})
+        return brief(self.fields, self.values_of(params))
+
+    def values_of(self, params: P) -> dict[str, Any]:
+        """Each field's value in ``params`` (None: a field the params do not keep)."""
+        return {f.name: getattr(params, f.name, None) for f in self.fields}
 
     def roll_answer(self, result: RollResult, out: dict[str, Any]) -> dict[str, Any]:
         """The ``roll`` answer of ``result`` as api.py built it; a system may reshape it."""

@@ -117,9 +117,8 @@ class StepsSystem(System[StepsParams]):
     def brief(self, params: StepsParams) -> T:
         """The whole bonus the roll adds (the bonus, the best weapon, the best protection),
         signed, in place of the three."""
-        values = {f.name: getattr(params, f.name) for f in self.fields if f.kind != "faces"}
         total = params.total_bonus
-        values.update(bonus=total, weapons=(), protections=())
+        values = {**self.values_of(params), "bonus": total, "weapons": (), "protections": ()}
         return brief(self.fields, values, {"bonus": f"{total:+d}"} if total else None)
 
     def dice_plan(self, params: StepsParams) -> tuple[DiceGroup, ...]:
