@@ -7,6 +7,7 @@
 
 import * as THREE from "../../vendor/three.module.js";
 import { DICE_COLOURS } from "../ui/dice-settings.js";
+import { FUDGE_FACES } from "./dice-solids.js";
 
 const CELL = 256;
 
@@ -33,7 +34,7 @@ export function lookOf(tags) {
 }
 
 function labelText(role, index) {
-  if (role === "fudge") return ["+", "+", "", "", "\u2212", "\u2212"][index];
+  if (role === "fudge") return ["\u2212", "", "+"][FUDGE_FACES[index] + 1];
   if (role === "tens") return `${index}0`;
   if (role === "units") return String(index);
   return String(index + 1);

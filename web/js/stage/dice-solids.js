@@ -6,6 +6,9 @@
 const PHI = (1 + Math.sqrt(5)) / 2;
 export const SUPPORTED = new Set([4, 6, 8, 10, 12, 20, 100]);
 
+/** A Fudge die is a d6 marked +, +, blank, blank, −, − (+ opposite −, as sold): its faces. */
+export const FUDGE_FACES = [1, 1, 0, 0, -1, -1];
+
 // Vertices of each solid (radius about 1); faces are found by a convex hull below.
 function solidVertices(sides) {
   const v = [];

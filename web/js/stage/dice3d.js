@@ -18,7 +18,7 @@
 import * as THREE from "../../vendor/three.module.js";
 import { lookOf, material, opponentColour } from "./dice-look.js";
 import { DICE_COLOURS } from "../ui/dice-settings.js";
-import { readIndex, shape, SUPPORTED, symmetry } from "./dice-solids.js";
+import { FUDGE_FACES, readIndex, shape, SUPPORTED, symmetry } from "./dice-solids.js";
 import { seededRandom, simulate } from "./dice-physics.js";
 
 const SLICE_MS = 12;
@@ -38,8 +38,6 @@ export function faceOnSolid(die) {
   return fits(die.rolled) ? die.rolled : Math.min(top, Math.max(1, Math.round(Number(die.face) || 1)));
 }
 
-/** A Fudge die is a d6 marked +, +, blank, blank, −, − (+ opposite −, as sold): its faces. */
-export const FUDGE_FACES = [1, 1, 0, 0, -1, -1];
 const fudge = (die) => die.kind === "fudge" || die.sides === 0;
 
 /** Expand the result's dice into 3D bodies: a d100 is two d10 (tens 00–90, units 0–9). */
