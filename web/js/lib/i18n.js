@@ -50,7 +50,6 @@ export function onLangChange(listener) {
   listeners.add(listener);
 }
 
-/** Translate an interface string; {name} placeholders are replaced from vars. */
 const FRENCH_SPACE = / ([:;!?»])|(«) /g;
 
 /**
@@ -67,6 +66,7 @@ export function colon() {
   return current === "fr" ? "\u00a0: " : ": ";
 }
 
+/** Translate an interface string; {name} placeholders are replaced from vars. */
 export function t(key, vars = {}) {
   const table = STRINGS[current];
   const raw = key in table ? table[key] : STRINGS.fr[key];

@@ -101,8 +101,12 @@ export class TablePlayer {
 
   /** The join whose link was up did not complete: said once, the link closed. */
   failJoin(peer) {
-    this.failed = "timeout";
     peer.close();
+    this.joinTimedOut();
+  }
+
+  joinTimedOut() {
+    this.failed = "timeout";
     this.onNotice({ kind: "timeout" });
   }
 
@@ -324,10 +328,7 @@ export class TablePlayer {
     // The host gave the join up first (its limit counts from its accept): the same failure.
     const joinFailed = this.joinTimer !== null && !this.connected;
     this.drop();
-    if (joinFailed) {
-      this.failed = "timeout";
-      this.onNotice({ kind: "timeout" });
-    }
+    if (joinFailed) this.joinTimedOut();
   }
 
   /**
