@@ -13,8 +13,8 @@
 // the GM's engine.
 import { parseArgs } from "node:util";
 
-import { TableHost } from "../web/js/table/host.js";
-import { TablePlayer } from "../web/js/table/player.js";
+import { TableHost } from "../web/js/sharing/host.js";
+import { TablePlayer } from "../web/js/sharing/player.js";
 import { createPipeline } from "../web/js/widgets/pipeline.js";
 import { engineProcess } from "../tests/js/helpers.js";
 import { network } from "../tests/js/table-net.js";

@@ -154,9 +154,9 @@ class System(Generic[P]):
     outcomes: ClassVar[tuple[Outcome, ...]]
     oppose_rule: ClassVar[Text]
     sheet: ClassVar[dict[str, Any]] = {}
-    #: The table-play ops this system serves (its ``table`` module): the API asks the
+    #: The play ops this system serves (its ``play`` module): the API asks the
     #: registry which system serves an op, it names none itself.
-    table_ops: ClassVar[tuple[str, ...]] = ()
+    play_ops: ClassVar[tuple[str, ...]] = ()
     #: True when the margin is a total whose whole distribution is the answer (notation):
     #: the odds op then also answers it as "distribution", with its "mean".
     totals: ClassVar[bool] = False

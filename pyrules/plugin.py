@@ -1,5 +1,5 @@
 """What a system's folder gives the registry (issue 42): the system (its rules, odds and
-explanations), its character sheet, and the description of the table-play ops it serves.
+explanations), its character sheet, and the description of the play ops it serves.
 
 Each ``pyrules/systems/<id>/plugin.py`` declares one ``PLUGIN``; the registry builds every
 list from them (``registry.SYSTEM_FOLDERS`` names the folders, one line each).
@@ -20,10 +20,10 @@ class Plugin:
     system: System[Any]
     #: What a character sheet of this system holds (none: a name, a note and entries).
     sheet: SheetSpec = EMPTY
-    #: The description of each table-play op it serves that the page draws (its fields and
-    #: choices), by op: the ``table`` part of the ``systems`` answer, with ``system`` added.
+    #: The description of each play op it serves that the page draws (its fields and
+    #: choices), by op: the ``play`` part of the ``systems`` answer, with ``system`` added.
     play: Mapping[str, dict[str, Any]] = field(default_factory=dict)
-    #: The module of its table-play ops (its ``OPS``: op name -> ``pyrules.ops.base.Op``),
+    #: The module of its play ops (its ``OPS``: op name -> ``pyrules.ops.base.Op``),
     #: by name: the API imports it when it builds its table of ops (the ops use the API's
     #: answers, which need the registry this plugin is part of).
     ops: str | None = None

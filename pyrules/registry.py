@@ -13,7 +13,7 @@ from .sheetspec import EMPTY, SheetSpec
 from .stats import FAIRNESS_MAX
 
 #: The one list of systems, by their folder under pyrules/systems/. A new system is a
-#: folder (its rules, odds, explanations, sheet and table play, and a ``plugin.py``
+#: folder (its rules, odds, explanations, sheet and play ops, and a ``plugin.py``
 #: declaring them) named here: nothing else changes.
 SYSTEM_FOLDERS = ("pool", "d6", "d100", "steps", "notation")
 
@@ -32,11 +32,11 @@ def load(names: Sequence[str],
 PLUGINS: tuple[Plugin, ...] = load(SYSTEM_FOLDERS)
 SYSTEM_LIST: tuple[System[Any], ...] = tuple(p.system for p in PLUGINS)
 SYSTEMS: dict[str, System[Any]] = {s.id: s for s in SYSTEM_LIST}
-#: Which system serves each table-play op (each system names its own ``table_ops``).
-TABLE_SYSTEMS: dict[str, System[Any]] = {op: s for s in SYSTEM_LIST for op in s.table_ops}
+#: Which system serves each play op (each system names its own ``play_ops``).
+PLAY_SYSTEMS: dict[str, System[Any]] = {op: s for s in SYSTEM_LIST for op in s.play_ops}
 #: Each system's character sheet, as its plugin declares it.
 SHEETS: dict[str, SheetSpec] = {p.system.id: p.sheet for p in PLUGINS}
-#: What the page draws of each table-play op (its fields), as its system's plugin says.
+#: What the page draws of each play op (its fields), as its system's plugin says.
 PLAY: dict[str, dict[str, Any]] = {op: {"system": p.system.id, **described}
                                    for p in PLUGINS for op, described in p.play.items()}
 
@@ -45,9 +45,9 @@ def sheet_of(system: System[Any]) -> SheetSpec:
     return SHEETS.get(system.id, EMPTY)
 
 
-def table_system(op: str) -> System[Any]:
-    """The system whose table play ``op`` is (``combat`` -> the step dice)."""
-    return TABLE_SYSTEMS[op]
+def play_system(op: str) -> System[Any]:
+    """The system whose play ``op`` is (``combat`` -> the step dice)."""
+    return PLAY_SYSTEMS[op]
 
 
 def describe_system(system: System[Any]) -> dict[str, Any]:
@@ -73,5 +73,5 @@ def describe() -> dict[str, Any]:
     return {
         "version": __version__,
         "systems": [describe_system(s) for s in SYSTEMS.values()],
-        "table": PLAY,
+        "play": PLAY,
     }

@@ -1,7 +1,7 @@
 """What a character sheet of a system holds and how it becomes a roll (issue 21).
 
-Each system with a sheet declares one :class:`SheetSpec` next to its table play
-(``pyrules/systems/<id>/table.py``); the registry maps systems to them. A system without
+Each system with a sheet declares one :class:`SheetSpec` next to its play
+(``pyrules/systems/<id>/play.py``); the registry maps systems to them. A system without
 one (notation) has the empty sheet: a name, a note and entries, no numbers.
 """
 

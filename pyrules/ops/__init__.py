@@ -14,8 +14,8 @@ from ..i18n import LANGS
 from ..registry import PLUGINS
 from .base import Checked, Op
 from .characters import CHARACTER_OPS
+from .common import COMMON_OPS
 from .rolls import ROLL_OPS
-from .table import TABLE_OPS
 
 
 def parse_validate(req: Mapping[str, Any], lang: str) -> Checked:
@@ -35,7 +35,7 @@ def parse_validate(req: Mapping[str, Any], lang: str) -> Checked:
 
 
 def plugin_ops() -> dict[str, Op]:
-    """The table-play ops each system's plugin names (its folder's ``ops`` module)."""
+    """The play ops each system's plugin names (its folder's ``ops`` module)."""
     out: dict[str, Op] = {}
     for plugin in PLUGINS:
         if plugin.ops is not None:
@@ -46,7 +46,7 @@ def plugin_ops() -> dict[str, Op]:
 _PLAY = plugin_ops()
 _ORDER = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", *_PLAY,
           "luck", "fairness", "sweep", "compare", "qr", "seat", "character", "characters")
-_ALL = {**ROLL_OPS, **TABLE_OPS, **CHARACTER_OPS, **_PLAY}
+_ALL = {**ROLL_OPS, **COMMON_OPS, **CHARACTER_OPS, **_PLAY}
 #: Every op, by name (the order of the ``unknown_op`` message).
 OPS: dict[str, Op] = {name: _ALL[name] for name in _ORDER}
 OPS["validate"] = Op(parse_validate, lambda c: c["answer"])

@@ -744,7 +744,7 @@ def test_sheet_numbers_of_table_ops_are_judged_by_the_engine(app: App) -> None:
     page = app.page
     show(app, "characters")
     before = len(stored_characters(app))
-    used = next(f for f in SYSTEMS["table"]["effort"]["fields"] if f["name"] == "used")
+    used = next(f for f in SYSTEMS["play"]["effort"]["fields"] if f["name"] == "used")
     steps = next(s for s in SYSTEMS["systems"] if s["id"] == "steps")
     bonus = next(f for f in steps["fields"] if f["name"] == "bonus")
     page.click("#char-new")

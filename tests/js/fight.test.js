@@ -5,7 +5,7 @@ import { CHECKS, isFight } from "../../web/js/lib/checks.js";
 import { systemsDescription } from "./helpers.js";
 
 // The kinds of combat action, as the engine describes them.
-const KINDS = systemsDescription().table.combat.kinds;
+const KINDS = systemsDescription().play.combat.kinds;
 
 const fighter = (id, ardeur = 5) => ({ id, name: id, ardeur, start: 5, skills: [{ label: "Lame", params: { die: 8 } }] });
 const line = {

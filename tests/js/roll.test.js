@@ -27,11 +27,11 @@ test("a stored state keeps only what is well formed", () => {
   assert.equal(restoreState({ system: 3 }).system, null);
 });
 
-test("a kept description needs a systems list; its table must be an object", () => {
-  assert.deepEqual(restoreSystems(null), { systems: null, table: null });
-  assert.deepEqual(restoreSystems({ systems: "pool", table: {} }), { systems: null, table: {} });
+test("a kept description needs a systems list; its play ops must be an object", () => {
+  assert.deepEqual(restoreSystems(null), { systems: null, play: null });
+  assert.deepEqual(restoreSystems({ systems: "pool", play: {} }), { systems: null, play: {} });
   const systems = [{ id: "d100" }];
-  assert.deepEqual(restoreSystems({ systems, table: "no" }), { systems, table: null });
+  assert.deepEqual(restoreSystems({ systems, play: "no" }), { systems, play: null });
 });
 
 test("the current system is the stored one, else the first; each system and side has its own values", () => {
@@ -284,7 +284,7 @@ function fakeScreen(app) {
     odds: { redraw: log("odds"), refresh: log("refresh") },
     history: { render: log("history") },
     bootPanel: { progress: ({ step }) => calls.push(`boot:${step}`) },
-    renderTableView: log("table"),
+    renderPlayView: log("play"),
   };
   return { screen: new RollScreen({ app, ...parts }), calls };
 }
@@ -298,7 +298,7 @@ test("the build's systems.json is drawn only while the engine has not answered",
   const description = systemsDescription();
   screen.adoptBundled(description);
   assert.equal(app.systems, description.systems);
-  assert.deepEqual(calls, ["picker", "forms", "history", "table", "mode"]);
+  assert.deepEqual(calls, ["picker", "forms", "history", "play", "mode"]);
   calls.length = 0;
   screen.adoptBundled(systemsDescription());
   assert.equal(app.systems, description.systems);
@@ -313,5 +313,5 @@ test("a new language redraws the screen; the boot panel only once the engine is 
   calls.length = 0;
   Object.assign(app, { systems: systemsDescription().systems, engineReady: true, current: {} });
   screen.languageChanged();
-  assert.deepEqual(calls, ["picker", "forms", "redraw", "history", "table", "button", "boot:ready", "odds", "refresh"]);
+  assert.deepEqual(calls, ["picker", "forms", "redraw", "history", "play", "button", "boot:ready", "odds", "refresh"]);
 });

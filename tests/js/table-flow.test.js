@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 
-import { RATE, TableHost } from "../../web/js/table/host.js";
-import { TablePlayer } from "../../web/js/table/player.js";
-import { LIMITS } from "../../web/js/table/peer.js";
+import { RATE, TableHost } from "../../web/js/sharing/host.js";
+import { TablePlayer } from "../../web/js/sharing/player.js";
+import { LIMITS } from "../../web/js/sharing/peer.js";
 import { createPipeline } from "../../web/js/widgets/pipeline.js";
 import { commitment, randomValue, seedOf } from "../../web/js/lib/table-protocol.js";
 import { engineProcess } from "./helpers.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { TableHost } from "../../web/js/table/host.js";
-import { HOST_KEY, hostState, readHostState } from "../../web/js/table/host-store.js";
+import { TableHost } from "../../web/js/sharing/host.js";
+import { HOST_KEY, hostState, readHostState } from "../../web/js/sharing/host-store.js";
 import { engineAnswers, engineCall } from "./helpers.js";
 
 /** A data channel as the host sees it once a player's answer was taken (no WebRTC in node). */

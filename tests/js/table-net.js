@@ -1,5 +1,5 @@
 // An in-memory network for the shared table's node tests: links with the interface of
-// web/js/table/peer.js (offer, answer, accept, send, close, closeSoon and its events), no
+// web/js/sharing/peer.js (offer, answer, accept, send, close, closeSoon and its events), no
 // WebRTC. Messages arrive in order, each in a later turn of the event loop, like a data
 // channel's. `drop(side, text)` loses a message on its way; `log` keeps every message sent,
 // in order, as {from: "host" | "player", text}.

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { TablePlayer } from "../../web/js/table/player.js";
+import { TablePlayer } from "../../web/js/sharing/player.js";
 
 const storage = (kept) => {
   const written = [];

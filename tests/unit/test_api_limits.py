@@ -147,8 +147,8 @@ def test_systems_answer_names_the_diff_steps() -> None:
 
 
 def table_bounds() -> list[tuple[str, str, int, int]]:
-    from pyrules.systems.d6.table import EFFORT_FIELDS
-    from pyrules.systems.pool.table import SOURCE_FIELDS
+    from pyrules.systems.d6.play import EFFORT_FIELDS
+    from pyrules.systems.pool.play import SOURCE_FIELDS
 
     return [(op, f.name, f.min, f.max) for op, fields in (("sources", SOURCE_FIELDS),
                                                         ("effort", EFFORT_FIELDS))

@@ -59,7 +59,7 @@ def test_efforts_on_the_sheet_name_real_fields() -> None:
     assert fields[efforts["field"]]["type"] == "int"
     assert fields[efforts["param"]]["type"] == "bool"
     assert efforts["used"] == "efforts_used"
-    effort_fields = {f["name"] for f in described["table"]["effort"]["fields"]}
+    effort_fields = {f["name"] for f in described["play"]["effort"]["fields"]}
     assert {"flame", "used"} <= effort_fields
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pyrules.fields import ParamError
-from pyrules.systems.steps.table import COMBAT_KINDS, can_act, parse_fight, skill_for
+from pyrules.systems.steps.play import COMBAT_KINDS, can_act, parse_fight, skill_for
 
 from .helpers import err, ok
 
@@ -115,7 +115,7 @@ def test_the_fight_op_answers_null_next_when_nobody_stands() -> None:
 
 
 def test_the_description_lists_the_combat_kinds() -> None:
-    table = ok({"op": "systems"})["table"]["combat"]
+    table = ok({"op": "systems"})["play"]["combat"]
     assert table["kinds"] == list(COMBAT_KINDS)
     kind = next(f for f in table["fields"] if f["name"] == "kind")
     assert [c["value"] for c in kind["choices"]] == table["kinds"]

@@ -29,7 +29,7 @@ LAYERS: dict[str, int] = {
     "combat": 2,
     "gm": 2,
     "pwa": 2,
-    "table": 2,
+    "sharing": 2,
     "app": 3,  # the app shell: boot, safe start, the boot panel, the test hooks
     ".": 3,  # main.js, the composition root
 }

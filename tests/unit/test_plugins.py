@@ -34,7 +34,7 @@ def test_the_registry_is_built_from_the_folders_it_names() -> None:
     assert [p.system.id for p in registry.PLUGINS] == list(registry.SYSTEM_FOLDERS)
     assert list(registry.SYSTEMS) == list(registry.SYSTEM_FOLDERS)
     assert registry.PLAY["combat"]["system"] == "steps"
-    assert set(registry.TABLE_SYSTEMS) == {"sources", "effort", "combat", "fight"}
+    assert set(registry.PLAY_SYSTEMS) == {"sources", "effort", "combat", "fight"}
     for folder in registry.SYSTEM_FOLDERS:
         home = Path(registry.__file__).parent / "systems" / folder
         assert (home / "plugin.py").is_file(), folder
@@ -49,10 +49,10 @@ def test_each_system_serves_the_table_play_ops_its_folder_declares() -> None:
 
     for plugin in registry.PLUGINS:
         declared = importlib.import_module(plugin.ops).OPS if plugin.ops else {}
-        assert set(declared) == set(plugin.system.table_ops), plugin.system.id
+        assert set(declared) == set(plugin.system.play_ops), plugin.system.id
         for name, op in declared.items():
             assert OPS[name] is op
-            assert registry.table_system(name) is plugin.system
+            assert registry.play_system(name) is plugin.system
     assert ok({"op": "effort", "params": {"flame": 2, "used": 1, "action": "check"}}) == {
         "per_day": 2, "used": 1, "available": 1}
 

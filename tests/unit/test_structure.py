@@ -13,9 +13,9 @@ from pyrules.explain import TEMPLATES, both
 from pyrules.fields import ParamError
 from pyrules.i18n import LANGS, Text
 from pyrules.registry import SYSTEM_LIST, SYSTEMS
-from pyrules.systems.d6.table import effort
-from pyrules.systems.pool.table import pool_sources
-from pyrules.systems.steps.table import combat
+from pyrules.systems.d6.play import effort
+from pyrules.systems.pool.play import pool_sources
+from pyrules.systems.steps.play import combat
 
 PACKAGE = Path(__file__).resolve().parents[2] / "pyrules"
 
@@ -79,8 +79,8 @@ def test_the_import_graph_is_read_correctly() -> None:
     graph = import_graph()
     assert "pyrules.registry" in graph["pyrules.ops.base"]
     assert "pyrules.plugin" in graph["pyrules.registry"]
-    assert "pyrules.systems.pool.table" in graph["pyrules.systems.pool.plugin"]
-    assert "pyrules.systems.steps" in graph["pyrules.systems.steps.table"]  # from . import X
+    assert "pyrules.systems.pool.play" in graph["pyrules.systems.pool.plugin"]
+    assert "pyrules.systems.steps" in graph["pyrules.systems.steps.play"]  # from . import X
     assert "pyrules.core" in graph["pyrules.systems.pool.odds"]  # from ...core import
     # and a cycle is found when there is one
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
@@ -212,7 +212,7 @@ def test_effort_is_the_d6_systems_table_play() -> None:
 
 
 def test_the_old_table_shim_is_gone() -> None:
-    """Table play lives with each system (``pyrules/systems/<id>/table.py``): the old
+    """Table play lives with each system (``pyrules/systems/<id>/play.py``): the old
     ``pyrules.table`` shim, kept alive only by a test, was removed (issue 42)."""
     import importlib.util
 

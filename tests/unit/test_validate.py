@@ -19,7 +19,7 @@ from .helpers import call, err, ok
 
 DESCRIPTION = describe()
 FIELDS = {s["id"]: s["fields"] for s in DESCRIPTION["systems"]}
-TABLE = DESCRIPTION["table"]
+TABLE = DESCRIPTION["play"]
 # Values of no field type: each must be refused by a field of any type (or by the params).
 JUNK = st.sampled_from([[], {}, "x", 1.5, True, "1e3", [1, "a"]])
 

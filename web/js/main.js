@@ -1,5 +1,5 @@
 // pyrules in the browser, composition root: boots the engine worker, creates the roll
-// screen's parts (web/js/roll/) and the table-play screens, and wires them together.
+// screen's parts (web/js/roll/) and the play screens, and wires them together.
 // The page's test hooks (window.pyrules) are described in app/hooks.js.
 
 // engine.js first: its evaluation starts the worker before any other module reads storage.
@@ -32,7 +32,7 @@ import { announcer, ResultCard, RollAnimation, stagePresenter } from "./widgets/
 import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
 import { SafeStart } from "./app/safe-start.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
-import { Table } from "./table/table.js";
+import { Table } from "./sharing/table.js";
 import "./ui/strings.js";
 import "./widgets/strings.js";
 import "./widgets/odds/strings.js";
@@ -72,14 +72,14 @@ watchEngine({
 engine.start();
 
 Object.assign(app.state, restoreState(storageGet(STATE_KEY, {})));
-({ systems: app.systems, table: app.table } = restoreSystems(storageGet(SYSTEMS_KEY, null)));
+({ systems: app.systems, play: app.play } = restoreSystems(storageGet(SYSTEMS_KEY, null)));
 // A first visit has no description kept from an earlier one: the build ships the engine's
 // own answer to {"op": "systems"} (systems.json), so that the forms can be filled in while
 // the engine starts. The engine's answer replaces it once ready.
 // The bundled page has that answer written in (BUILT_SYSTEMS, tools/bundle-page.mjs): its
 // forms are drawn from its first tasks, with no request.
 if (!app.systems && typeof BUILT_SYSTEMS !== "undefined") {
-  ({ systems: app.systems, table: app.table } = restoreSystems(BUILT_SYSTEMS));
+  ({ systems: app.systems, play: app.play } = restoreSystems(BUILT_SYSTEMS));
 }
 const bundledSystems = app.systems
   ? null
@@ -107,9 +107,9 @@ hooks.oddsCache = oddsCache; // tests: clear() makes the next odds be asked agai
 // The page's own module instances, for tests: the built site is bundled, so a test cannot
 // import a module by its path and get the instance the page uses.
 hooks.modules = { stage: stageHooks, i18n: { t }, replay: { linkOf }, dice3d: () => import("./stage/dice3d.js") };
-// The table-play context (characters, opposition, combat, statistics, the sources helper).
+// The play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
-  engine, history, pipeline, showView, systems: () => app.systems, table: () => app.table,
+  engine, history, pipeline, showView, systems: () => app.systems, play: () => app.play,
   announce: (text, again) => announce(text, again),
   formParams: () => forms.formParams(), // the roll form's actor params, for the fair-dice test
 };
@@ -129,10 +129,10 @@ const guarded = (step) => safe.guarded(step);
 const historyReplay = new HistoryReplay({ app, showView, animation, picker, forms, refresh, saveState, roller, card });
 const replayLinks = new ReplayLinks({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, announce });
 
-const screen = new RollScreen({ app, picker, forms, card, odds, history, bootPanel, renderTableView: () => renderTableView() });
+const screen = new RollScreen({ app, picker, forms, card, odds, history, bootPanel, renderPlayView: () => renderPlayView() });
 const buildAll = () => screen.buildAll();
 
-// ---------------------------------------------------------------------------- table play screens
+// ---------------------------------------------------------------------------- play screens
 
 const characters = new CharactersView(ctx, $("view-characters"));
 characters.opposition = new OppositionPanel(ctx, characters);
@@ -145,14 +145,14 @@ const views = new Views($("view-tabs"), (name) => {
   const home = name === "history" ? $("view-history") : $("view-roll");
   if (panel.parentElement !== home) home.append(panel);
   if (name === "table") table.shown(); // drawn whenever its tab is shown: a fresh device can host
-  renderTableView(false);
+  renderPlayView(false);
 });
 hooks.views = views;
 const table = new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), toasts: $("table-toasts"), hooks, systems: () => app.systems, sheets: () => characters.characters });
 characters.onChange(() => table.sheetsChanged()); // the shared table: the GM checks sheet rolls with a player's characters
 
-/** Draw the table-play screen on show (force: the language or the systems changed). */
-function renderTableView(force = true) {
+/** Draw the play screen on show (force: the language or the systems changed). */
+function renderPlayView(force = true) {
   const name = views.current;
   if (name === "characters") {
     if (force || characters.renderedLang !== lang()) characters.render();

@@ -2,6 +2,6 @@
 
 from ...plugin import Plugin
 from . import D100System
-from .table import SHEET
+from .play import SHEET
 
 PLUGIN = Plugin(D100System(), SHEET)

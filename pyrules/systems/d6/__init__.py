@@ -70,7 +70,7 @@ def tier(p: D6Params, margin: int) -> tuple[str, tuple[Line, ...]]:
 
 class D6System(System[D6Params]):
     id = "d6"
-    table_ops = ("effort",)
+    play_ops = ("effort",)
     doc = "001"
     templates = TEMPLATES
     name = T("Attribut + compétence + d6", "Attribute + skill + d6")

@@ -1,4 +1,4 @@
-"""The d6 system's table-play op, ``effort`` (document 001: exceptional efforts a day), as
+"""The d6 system's play op, ``effort`` (document 001: exceptional efforts a day), as
 the API serves it. Named by the d6 plugin."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...ops.base import Checked, Op
-from .table import effort
+from .play import effort
 
 
 def parse_effort(req: Mapping[str, Any], lang: str) -> Checked:

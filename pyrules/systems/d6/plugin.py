@@ -2,7 +2,7 @@
 
 from ...plugin import Plugin
 from . import D6System
-from .table import EFFORT_FIELDS, SHEET
+from .play import EFFORT_FIELDS, SHEET
 
 PLUGIN = Plugin(D6System(), SHEET, {"effort": {"fields": [f.describe() for f in EFFORT_FIELDS]}},
                 ops=f"{__package__}.ops")

@@ -1,4 +1,4 @@
-"""Free dice as the registry takes it: the system alone (no sheet numbers, no table play)."""
+"""Free dice as the registry takes it: the system alone (no sheet numbers, no play)."""
 
 from ...plugin import Plugin
 from . import NotationSystem

@@ -86,7 +86,7 @@ DIFF_STEPS = tuple(Choice(i, T(fr, en)) for i, fr, en in (
 
 class PoolSystem(System[PoolParams]):
     id = "pool"
-    table_ops = ("sources",)
+    play_ops = ("sources",)
     doc = "000"
     templates = TEMPLATES
     name = T("Réserve de d6 et dés de Flamme", "d6 success pool with Flame dice")

@@ -121,7 +121,7 @@ TEMPLATES: dict[str, Template] = {
         f"Opposed roll: {a['a']} {agree(a['a'], 'en', 'success', 'successes')} against {a['b']},"
         f" {winner_text('en', a['winner'])}.",
     ).get(lang),
-    # table play: sources of augmentations and diminutions
+    # play: sources of augmentations and diminutions
     "sources.aspect_aug": T("Aspect {n} (Flamme claire) : {n} {n|augmentation|augmentations}.",
                             "Aspect {n} (light Flame): {n} {n|augmentation|augmentations}."),
     "sources.dark_aspect_dim": T("Aspect noir {n} (Flamme claire) : {n}"

@@ -1,4 +1,4 @@
-"""The pool's table-play op, ``sources`` (document 000: where augmentations and diminutions
+"""The pool's play op, ``sources`` (document 000: where augmentations and diminutions
 come from), as the API serves it. Named by the pool's plugin."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from ...explain import both
 from ...fields import validate
 from ...ops.base import Checked, Op
-from .table import SOURCE_FIELDS, pool_sources
+from .play import SOURCE_FIELDS, pool_sources
 
 
 def parse_sources(req: Mapping[str, Any], lang: str) -> Checked:

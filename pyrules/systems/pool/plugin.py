@@ -2,7 +2,7 @@
 
 from ...plugin import Plugin
 from . import PoolSystem
-from .table import SHEET, SOURCE_FIELDS
+from .play import SHEET, SOURCE_FIELDS
 
 PLUGIN = Plugin(PoolSystem(), SHEET,
                 {"sources": {"fields": [f.describe() for f in SOURCE_FIELDS]}},

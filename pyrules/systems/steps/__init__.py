@@ -58,7 +58,7 @@ class StepsParams:
 
 class StepsSystem(System[StepsParams]):
     id = "steps"
-    table_ops = ("combat", "fight")
+    play_ops = ("combat", "fight")
     doc = "004"
     templates = TEMPLATES
     name = T("Dés à paliers D4–D12", "Step dice D4–D12")

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...errors import ApiError
 from ...fields import ParamError, validate
-from .table import (
+from .play import (
     COMBAT_FIELDS,
     STEPS,
     CombatOutcome,

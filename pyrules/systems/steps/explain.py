@@ -77,7 +77,7 @@ TEMPLATES: dict[str, Template] = {
                             "Extreme die: {face}, the die's maximum (a feat?)."),
     "steps.extreme_low": T("Dé extrême : 1 (catastrophe ?).", "Extreme die: 1 (a disaster?)."),
     "steps.oppose": _steps_oppose,
-    # table play: combat actions with Ardeur points
+    # play: combat actions with Ardeur points
     "combat.ranged": lambda lang, a: (
         T(f"Touché : la cible perd {a['damage']} {agree(a['damage'], 'fr', 'point', 'points')}"
           f" d'Ardeur.",

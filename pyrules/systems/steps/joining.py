@@ -20,10 +20,10 @@ from typing import Any
 from ...errors import PyrulesError
 from ...fields import ParamError
 from ...ops.base import params_json
-from ...registry import table_system
+from ...registry import play_system
 from ...sheets.character import normalise
 from ...sheets.rolls import sheet_roll
-from .table import ARDEUR_FIELD, split_ardeur
+from .play import ARDEUR_FIELD, split_ardeur
 
 KEYS = {"sheet": ("id", "ardeur", "unarmed", "sheet"), "quick": ("id", "unarmed", "quick")}
 
@@ -61,7 +61,7 @@ def joining(raw: Any) -> tuple[Any, dict[str, Any]]:
 
 
 def from_sheet(p: Mapping[str, Any], where: str) -> tuple[Any, list[dict[str, Any]]]:
-    system = table_system("combat")
+    system = play_system("combat")
     sheet = p["sheet"]
     if not isinstance(sheet, Mapping) or set(sheet) != {"character"}:
         raise ParamError(where, "not_object")
@@ -83,7 +83,7 @@ def from_sheet(p: Mapping[str, Any], where: str) -> tuple[Any, list[dict[str, An
 
 
 def from_quick(p: Mapping[str, Any], where: str) -> tuple[int, list[dict[str, Any]]]:
-    system = table_system("combat")
+    system = play_system("combat")
     raw = p["quick"]
     if not isinstance(raw, dict):
         raise ParamError(where, "not_object")

@@ -1,4 +1,4 @@
-"""The step dice' table-play ops, ``combat`` (one action, document 004) and ``fight`` (a
+"""The step dice' play ops, ``combat`` (one action, document 004) and ``fight`` (a
 fight's state), as the API serves them. Named by the steps plugin."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from ...errors import ApiError, PyrulesError
 from ...explain import both
 from ...ops.answers import own_json, roll_json, versus_json
 from ...ops.base import Checked, Op, get_seed, params_json
-from ...registry import table_system
+from ...registry import play_system
 from ...sheets.rolls import is_sheet, sheet_roll
 from .action import fight_after, parse_fight_action
 from .joining import joining
-from .table import (
+from .play import (
     ARDEUR_FIELD,
     FightView,
     parse_combat,
@@ -38,7 +38,7 @@ def sheet_side(req: Mapping[str, Any], side: str) -> Any:
     assert isinstance(raw, Mapping)
     rest = {k: v for k, v in raw.items() if k != ARDEUR_FIELD.name}
     try:
-        made = sheet_roll(table_system("combat"), rest, spend=False)
+        made = sheet_roll(play_system("combat"), rest, spend=False)
     except PyrulesError as err:
         raise err.prefixed(side) from None
     ardeur = raw.get(ARDEUR_FIELD.name)
@@ -74,7 +74,7 @@ def parse_combat_op(req: Mapping[str, Any], lang: str) -> Checked:
 def run_combat(c: Checked) -> dict[str, Any]:
     setup, sides, lang = c["setup"], c["sides"], c["lang"]
     out = resolve_combat(setup, make_rng(c["seed"]))
-    system = table_system("combat")
+    system = play_system("combat")
     texts = both(out.lines)
     physical = all(p.get("dice") is not None for p in sides)
     shown_seed = None if physical else c["seed"]

@@ -3,7 +3,7 @@
 
 from ...plugin import Plugin
 from . import StepsSystem
-from .table import ARDEUR_FIELD, COMBAT_FIELDS, COMBAT_KINDS, SHEET
+from .play import ARDEUR_FIELD, COMBAT_FIELDS, COMBAT_KINDS, SHEET
 
 PLUGIN = Plugin(StepsSystem(), SHEET, {"combat": {
     "fields": [f.describe() for f in COMBAT_FIELDS],

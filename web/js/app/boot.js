@@ -44,10 +44,10 @@ export function watchEngine({ engine, app, panel, hooks, updateRollButton, onRes
     }
     hooks.version = event.detail.version;
     const fresh = answer.result.systems;
-    const changed = JSON.stringify(fresh) !== JSON.stringify(app.systems) || JSON.stringify(answer.result.table) !== JSON.stringify(app.table);
+    const changed = JSON.stringify(fresh) !== JSON.stringify(app.systems) || JSON.stringify(answer.result.play) !== JSON.stringify(app.play);
     app.systems = fresh;
-    app.table = answer.result.table ?? null;
-    storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh, table: app.table });
+    app.play = answer.result.play ?? null;
+    storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh, play: app.play });
     onSystems(changed);
     app.engineReady = true;
     app.booted = true;

@@ -13,7 +13,7 @@ import "./strings.js";
 export class EditorPart {
   startEdit(character) {
     const systems = this.systems();
-    const table = this.ctx.table();
+    const play = this.ctx.play();
     const isNew = !character;
     const system = isNew ? this.system(this.lastSystem) || systems[0] : this.system(character.system);
     const draft = isNew
@@ -31,7 +31,7 @@ export class EditorPart {
   }
 
   entryState(system, entry, open) {
-    const table = this.ctx.table();
+    const play = this.ctx.play();
     return {
       id: entry?.id || newId("e"),
       label: entry?.label || "",
@@ -44,7 +44,7 @@ export class EditorPart {
   renderEditor() {
     const { draft, isNew } = this.editor;
     const system = this.system(draft.system);
-    const table = this.ctx.table();
+    const play = this.ctx.play();
     const form = h("form", { class: "char-editor", id: "char-editor", novalidate: true });
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -101,7 +101,7 @@ export class EditorPart {
     const entriesList = h("ol", { class: "entry-editors", id: "entry-editors" });
     this.entryForms = [];
     this.editor.entries.forEach((state, index) => {
-      entriesList.append(this.renderEntryEditor(system, table, state, index));
+      entriesList.append(this.renderEntryEditor(system, play, state, index));
     });
     const addEntry = h("button", { type: "button", class: "button", id: "entry-add", text: t("editor.addEntry") });
     addEntry.addEventListener("click", () => {
@@ -132,7 +132,7 @@ export class EditorPart {
     return form;
   }
 
-  renderEntryEditor(system, table, state, index) {
+  renderEntryEditor(system, play, state, index) {
     const labelId = `entry-label-${index}`;
     const label = h("input", { type: "text", id: labelId, maxlength: limits(system).label_max, autocomplete: "off", "aria-describedby": `${labelId}-error` });
     label.value = state.label;

@@ -56,7 +56,7 @@ export class SheetPart {
   renderSheet(character) {
     const system = this.system(character.system);
     if (!system) return [h("p", { text: t("import.system", { system: character.system }) })];
-    const table = this.ctx.table();
+    const play = this.ctx.play();
     const edit = h("button", { type: "button", class: "button", id: "char-edit", text: t("chars.edit") });
     edit.addEventListener("click", () => this.startEdit(character));
     const duplicate = h("button", { type: "button", class: "button", id: "char-duplicate", text: t("chars.duplicate") });
@@ -255,8 +255,8 @@ export class SheetPart {
   // -------------------------------------------------------------------------- sources (pool)
 
   renderSources(character, system) {
-    const table = this.ctx.table();
-    if (!table?.sources || table.sources.system !== system.id) return null;
+    const play = this.ctx.play();
+    if (!play?.sources || play.sources.system !== system.id) return null;
     const values = (this.sources[character.id] ??= {});
     const entryId = this.sourcesEntry[character.id] ?? character.entries[0]?.id ?? "";
     this.prefillSources(character, values, entryId);
@@ -291,10 +291,10 @@ export class SheetPart {
    */
   prefillSources(character, values, entryId, force = false) {
     const system = this.system(character.system);
-    const table = this.ctx.table();
+    const play = this.ctx.play();
     const stats = character.stats || {};
     const held = new Set(statFields(system).map((f) => f.name));
-    for (const field of table.sources.fields) {
+    for (const field of play.sources.fields) {
       if (held.has(field.name) && (force || !(field.name in values))) values[field.name] = String(stats[field.name] ?? field.default ?? 0);
     }
     const entry = character.entries.find((e) => e.id === entryId);

@@ -25,7 +25,7 @@ import { readExpressions } from "../lib/expressions.js";
 
 export class CharactersView {
   /**
-   * @param {object} ctx  shared app context (engine, systems(), table(), history, announce,
+   * @param {object} ctx  shared app context (engine, systems(), play(), history, announce,
    *                      takeSeed, recordLuck, showView)
    * @param {HTMLElement} root
    */

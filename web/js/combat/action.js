@@ -16,7 +16,7 @@ import { actionRequest, AUTO, canAct, skillFor } from "./state.js";
 import "./strings.js";
 import "../widgets/strings.js";
 
-export function renderAction(cv, system, table) {
+export function renderAction(cv, system, play) {
   // Who can act, whose turn it is: the engine's `fight` answer (cv.judged), never decided here.
   const judged = cv.judged;
   const up = (p) => canAct(judged, p.id);
@@ -52,7 +52,7 @@ export function renderAction(cv, system, table) {
     cv.render();
     document.getElementById("combat-target")?.focus();
   });
-  const kindField = table.combat.fields.find((f) => f.name === "kind");
+  const kindField = play.combat.fields.find((f) => f.name === "kind");
   const kinds = h("fieldset", { class: ["segmented", "combat-kinds"] }, h("legend", { class: "field-label", text: pick(kindField.label) }));
   const row = h("div", { class: "segmented-options" });
   for (const choice of kindField.choices) {
@@ -68,12 +68,12 @@ export function renderAction(cv, system, table) {
     row.append(radio, h("label", { for: id, text: pick(choice.label) }));
   }
   kinds.append(row);
-  const concedeField = table.combat.fields.find((f) => f.name === "concede");
+  const concedeField = play.combat.fields.find((f) => f.name === "concede");
   const concede = switchControl({ id: "combat-concede", label: pick(concedeField.label), checked: cv.action.concede, onChange: (on) => (cv.action.concede = on), describedBy: "combat-concede-help" });
   const concedeBox = h("div", { class: "combat-concede" }, concede.row, h("p", { class: "help", id: "combat-concede-help", text: pick(concedeField.help) }));
   concedeBox.hidden = cv.action.kind !== "conflict";
   // Ardeur below 0 (docs/rules.md, « Ardeur sous 0 »): the engine's option, on by default.
-  const floorField = table.combat.fields.find((f) => f.name === "ardeur_floor");
+  const floorField = play.combat.fields.find((f) => f.name === "ardeur_floor");
   const floor = floorField && switchControl({ id: "combat-ardeur-floor", label: pick(floorField.label), checked: cv.action.ardeurFloor ?? floorField.default, onChange: (on) => (cv.action.ardeurFloor = on), describedBy: "combat-ardeur-floor-help" });
   const floorBox = floor && h("div", { class: "combat-concede combat-ardeur-floor" }, floor.row, h("p", { class: "help", id: "combat-ardeur-floor-help", text: pick(floorField.help) }));
   const skillSelect = (side, participant) => {

@@ -65,9 +65,9 @@ export class CombatView {
     if (this.root.isConnected && !this.root.hidden) this.render();
   }
 
-  /** The system that serves combat, as the engine's description names it (`table.combat.system`). */
+  /** The system that serves combat, as the engine's description names it (`play.combat.system`). */
   system() {
-    const id = this.ctx.table()?.combat?.system;
+    const id = this.ctx.play()?.combat?.system;
     return (this.ctx.systems() || []).find((s) => s.id === id) || null;
   }
 
@@ -283,9 +283,9 @@ export class CombatView {
   // -------------------------------------------------------------------------- rendering
 
   /** Drop a stored fight (or undo step) with an action kind the engine does not know. */
-  checkKinds(table) {
+  checkKinds(play) {
     if (this.kindsChecked === this.fight) return;
-    const kinds = table.combat.kinds;
+    const kinds = play.combat.kinds;
     if (!isFight(this.fight, kinds)) this.fight = emptyFight();
     this.undo = this.undo.filter((fight) => isFight(fight, kinds));
     this.kindsChecked = this.fight;
@@ -293,12 +293,12 @@ export class CombatView {
 
   render() {
     const system = this.system();
-    const table = this.ctx.table();
-    if (!system || !table?.combat) {
+    const play = this.ctx.play();
+    if (!system || !play?.combat) {
       this.root.replaceChildren(h("p", { class: "view-loading", text: t("form.loading") }));
       return;
     }
-    this.checkKinds(table);
+    this.checkKinds(play);
     if (!this.fresh()) {
       const refused = this.judgeError?.key === JSON.stringify(fightRequest(this.fight)) ? this.judgeError : null;
       if (refused) {
@@ -310,18 +310,18 @@ export class CombatView {
         if (fresh ? this.renderedKey !== this.judgedKey : !this.asking) this.render();
       });
       // Nothing shown yet: the screen without any judgement (nobody marked, no action).
-      if (!this.root.querySelector(".combat-layout")) this.layout(system, table, PENDING);
+      if (!this.root.querySelector(".combat-layout")) this.layout(system, play, PENDING);
       return;
     }
     this.renderedKey = this.judgedKey;
-    this.layout(system, table, this.judged);
+    this.layout(system, play, this.judged);
   }
 
-  layout(system, table, judged) {
+  layout(system, play, judged) {
     const kept = this.judged;
     this.judged = judged;
     try {
-      this.root.replaceChildren(h("div", { class: "combat-layout" }, renderOrder(this, system, table), renderAction(this, system, table)), renderLog(this.fight));
+      this.root.replaceChildren(h("div", { class: "combat-layout" }, renderOrder(this, system, play), renderAction(this, system, play)), renderLog(this.fight));
     } finally {
       this.judged = kept;
     }

@@ -10,7 +10,7 @@ import { switchControl } from "../ui/ui.js";
 import { canAct, judgedOf } from "./state.js";
 import "./strings.js";
 
-export function renderOrder(cv, system, table) {
+export function renderOrder(cv, system, play) {
   const fight = cv.fight;
   const next = h("button", { type: "button", class: ["button", "button--primary"], id: "combat-next", text: t("combat.next") });
   next.disabled = !cv.judged.next; // the engine: nobody can act any more
@@ -40,7 +40,7 @@ export function renderOrder(cv, system, table) {
     h("h3", { class: "sheet-subtitle", id: "combat-order-title", text: t("combat.order") }),
     h("p", { class: "panel-hint", text: t("combat.orderHint") }),
     order,
-    renderAdd(cv, system, table),
+    renderAdd(cv, system, play),
   );
 }
 
@@ -91,7 +91,7 @@ function renderFighter(cv, p, index) {
   );
 }
 
-function renderAdd(cv, system, table) {
+function renderAdd(cv, system, play) {
   const fromSheets = cv.characters.characters.filter((c) => c.system === system.id);
   const select = h("select", { id: "combat-add-char" });
   for (const character of fromSheets) {
@@ -112,7 +112,7 @@ function renderAdd(cv, system, table) {
     }
   });
   const fields = ["die", "threshold", "bonus"].map((name) => system.fields.find((f) => f.name === name)).filter(Boolean);
-  cv.quickForm = new SideForm({ side: "quick", system: { id: system.id, fields: [...table.combat.participant, ...fields], outcomes: [] }, values: cv.quickValues, ui: {}, onInput: () => {} });
+  cv.quickForm = new SideForm({ side: "quick", system: { id: system.id, fields: [...play.combat.participant, ...fields], outcomes: [] }, values: cv.quickValues, ui: {}, onInput: () => {} });
   const name = h("input", { type: "text", id: "combat-quick-name", maxlength: 60, autocomplete: "off", placeholder: t("combat.quickDefault", { n: cv.fight.participants.length + 1 }) });
   name.value = cv.quickName;
   name.addEventListener("input", () => (cv.quickName = name.value));

@@ -181,8 +181,8 @@ function checkSystems(value) {
     Array.isArray(value.systems) &&
     value.systems.length > 0 &&
     value.systems.every(isSystem) &&
-    optional(value.table, (table) => isObject(table) && isPlain(table)) &&
-    optional(value.table?.sources, (src) => isObject(src) && optional(src.fields, (f) => Array.isArray(f) && f.every(isField)));
+    optional(value.play, (play) => isObject(play) && isPlain(play)) &&
+    optional(value.play?.sources, (src) => isObject(src) && optional(src.fields, (f) => Array.isArray(f) && f.every(isField)));
   return fine ? good(value) : bad(null);
 }
 
@@ -218,7 +218,7 @@ function isPair(value) {
   return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === "number");
 }
 
-// The kinds of combat action are the engine's (`table.combat.kinds` of its description):
+// The kinds of combat action are the engine's (`play.combat.kinds` of its description):
 // given them, a line of another kind fails; without them (reading storage before the engine
 // has answered), a kind must be a plain name, and the tracker checks it against the engine's.
 function isKind(kind, kinds) {

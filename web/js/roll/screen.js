@@ -8,10 +8,10 @@ import { lang, onLangChange, pick, setLang } from "../lib/i18n.js";
 export class RollScreen {
   /**
    * picker: SystemPicker; forms: RollForms; card: ResultCard; odds: OddsPanel; history: the
-   * History list; bootPanel: BootPanel; renderTableView(): the table-play screen shown.
+   * History list; bootPanel: BootPanel; renderPlayView(): the play screen shown.
    */
-  constructor({ app, picker, forms, card, odds, history, bootPanel, renderTableView }) {
-    Object.assign(this, { app, picker, forms, card, odds, history, bootPanel, renderTableView });
+  constructor({ app, picker, forms, card, odds, history, bootPanel, renderPlayView }) {
+    Object.assign(this, { app, picker, forms, card, odds, history, bootPanel, renderPlayView });
   }
 
   /** Everything drawn again from app.systems (nothing while there is none). */
@@ -21,7 +21,7 @@ export class RollScreen {
     this.forms.build();
     if (this.app.current) this.card.redraw();
     this.history.render();
-    this.renderTableView();
+    this.renderPlayView();
   }
 
   /** The language changed: every word drawn again, the odds asked again. */
@@ -40,7 +40,7 @@ export class RollScreen {
   adoptBundled(description) {
     const bundled = restoreSystems(description);
     if (this.app.systems || !bundled.systems) return;
-    ({ systems: this.app.systems, table: this.app.table } = bundled);
+    ({ systems: this.app.systems, play: this.app.play } = bundled);
     this.buildAll();
     this.forms.applyMode();
   }

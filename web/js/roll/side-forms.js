@@ -12,7 +12,7 @@ import "./strings.js";
 
 export class RollForms {
   /**
-   * app: the roll screen's state; ctx: the table-play context (for the sources helper);
+   * app: the roll screen's state; ctx: the play context (for the sources helper);
    * odds: the OddsPanel (refresh, its live errors); errors: FormErrors; saveState: the
    * debounced save; announce(text): the live region.
    */
@@ -56,7 +56,7 @@ export class RollForms {
   sourcesPanel(system) {
     const { app } = this;
     this.sources = null;
-    if (!app.table?.sources || app.table.sources.system !== system.id) return null;
+    if (!app.play?.sources || app.play.sources.system !== system.id) return null;
     const ui = app.sideUI("actor");
     ui.sources ??= {};
     const values = (ui.sourcesValues ??= {});

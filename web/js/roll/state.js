@@ -21,11 +21,11 @@ export function restoreState(saved) {
   };
 }
 
-/** A kept description of the systems ({systems, table}); {systems: null, table: null} if none. */
+/** A kept description of the systems ({systems, play}); {systems: null, play: null} if none. */
 export function restoreSystems(kept) {
   return {
     systems: kept && Array.isArray(kept.systems) ? kept.systems : null,
-    table: kept && kept.table && typeof kept.table === "object" ? kept.table : null,
+    play: kept && kept.play && typeof kept.play === "object" ? kept.play : null,
   };
 }
 
@@ -41,12 +41,12 @@ export function seedOr(asked, fresh) {
 
 /** The keys of the state kept between visits (app.state), and those that live while the page does. */
 export const STORED_KEYS = ["system", "mode", "physical", "values", "ui"];
-export const LIVE_KEYS = ["systems", "table", "engineReady", "booted", "safeStarted", "forms", "current", "rolling", "formError"];
+export const LIVE_KEYS = ["systems", "play", "engineReady", "booted", "safeStarted", "forms", "current", "rolling", "formError"];
 
 /**
  * The roll screen's state, in one store (lib/store.js): `app.store` holds every key, and
  * `app.key = v` / `app.state.key = v` are store writes whose subscribers run. `state` is
- * what is stored; the rest lives while the page does: systems and table (the engine's
+ * what is stored; the rest lives while the page does: systems and play (the engine's
  * description), engineReady, booted (the first boot is over), safeStarted, forms (one
  * SideForm per side), current (the roll on the result card: {request, result, entry, base,
  * replay, recorded}), rolling (a roll is being sent: the pipeline's origin, or null) and
@@ -57,7 +57,7 @@ export function createRollApp(stored = {}) {
   const store = createStore({
     ...restoreState(stored),
     systems: null,
-    table: null,
+    play: null,
     engineReady: false,
     booted: false,
     safeStarted: false,

@@ -1,4 +1,4 @@
-// Small interface pieces shared by the table-play screens (characters, combat, statistics):
+// Small interface pieces shared by the play screens (characters, combat, statistics):
 // a confirmation dialog, a switch, file download.
 // Text always goes in through textContent; no inline style attribute (CSP).
 

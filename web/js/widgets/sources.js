@@ -16,7 +16,7 @@ import "../ui/strings.js";
 export class SourcesPanel {
   /**
    * @param {object} options
-   * @param {object} options.ctx        app context (engine, table(), announce)
+   * @param {object} options.ctx        app context (engine, play(), announce)
    * @param {string} options.prefix     id prefix of the panel's elements ("sources", "roll-sources")
    * @param {string} options.side       SideForm side of its fields ("src" -> #f-src-pool-rewards)
    * @param {object} options.values     raw form values, kept by the caller
@@ -33,9 +33,9 @@ export class SourcesPanel {
     this.ui = ui;
     this.last = null;
     this.refresh = debounce(() => this.compute(), 150);
-    const table = ctx.table();
-    const fields = table.sources.fields;
-    this.form = new SideForm({ side, system: { id: table.sources.system, fields, outcomes: [] }, values, ui: {}, onInput: () => this.refresh() });
+    const play = ctx.play();
+    const fields = play.sources.fields;
+    this.form = new SideForm({ side, system: { id: play.sources.system, fields, outcomes: [] }, values, ui: {}, onInput: () => this.refresh() });
     this.list = h("ul", { class: "sources-list", id: `${prefix}-list` });
     this.totals = h("p", { class: "sources-totals", id: `${prefix}-totals` });
     this.apply = h("button", { type: "button", class: ["button", "button--primary"], id: `${prefix}-apply`, text: t("sources.apply") });

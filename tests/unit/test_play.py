@@ -168,7 +168,7 @@ def test_luck_is_the_mid_rank_percentile_of_the_margin() -> None:
 def test_a_shared_table_seats_eight_players_the_engine_decides() -> None:
     """Issue 24: how many players a table seats is the engine's rule (op ``seat``); the GM's
     page asks before each invite and each join, and shows the refusal as it comes."""
-    from pyrules.ops.table import MAX_PLAYERS
+    from pyrules.ops.common import MAX_PLAYERS
 
     assert MAX_PLAYERS == 8
     for taken in range(MAX_PLAYERS):

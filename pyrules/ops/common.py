@@ -1,5 +1,5 @@
 """The ops of no system: systems, version, qr, and seat (the shared table's seats). The
-table-play ops of a system (sources, effort, combat, fight) live in its folder
+play ops of a system (sources, effort, combat, fight) live in its folder
 (``pyrules/systems/<id>/ops.py``), named by its plugin (issue 42).
 """
 
@@ -53,7 +53,7 @@ def run_seat(c: Checked) -> dict[str, Any]:
     return out
 
 
-TABLE_OPS = {
+COMMON_OPS = {
     "systems": Op(_nothing, lambda c: describe()),
     "version": Op(_nothing, lambda c: {"version": __version__}),
     "qr": Op(parse_qr, lambda c: qr(c["text"])),

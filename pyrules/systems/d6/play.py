@@ -1,4 +1,4 @@
-"""Table play with the d6 system (document 001): exceptional efforts, as many per day as
+"""Play with the d6 system (document 001): exceptional efforts, as many per day as
 the Flame, all restored by a night's rest.
 """
 

@@ -1,4 +1,4 @@
-"""Table play with step dice (document 004): the combat actions (melee, ranged, ordinary
+"""Play with step dice (document 004): the combat actions (melee, ranged, ordinary
 conflict, skirmish) and the Ardeur points they cost. Fields are registry fields, so errors
 name the field; the JSON shaping lives in api.py.
 """

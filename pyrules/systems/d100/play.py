@@ -1,4 +1,4 @@
-"""Table play with the d100 (document 002): its character sheet."""
+"""Play with the d100 (document 002): its character sheet."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Table play around the pool (document 000): where a roll's augmentations, diminutions and
+"""Play around the pool (document 000): where a roll's augmentations, diminutions and
 extra Flame dice come from. Fields are registry fields, so errors name the field.
 """
 
