@@ -203,3 +203,28 @@ def test_too_costly_odds_are_refused_but_an_old_roll_still_replays(expression: s
     assert e["field"] == "expression" and "too much work" in e["message"]
     r = ok({"op": "roll", "system": "notation", "params": v1(expression), "seed": 7})
     assert isinstance(r["total"], int)
+
+
+@pytest.mark.parametrize(("expression", "key"), [
+    ("2d6!!", "qu'une fois"), ("2d6!6", "illisible"), ("2d6r1", "illisible"),
+    ("2d6ro>2", "illisible"), ("2d6ro<=2", "illisible"), ("3d6>3f1", "illisible"),
+    ("(2d6)", "illisible"), ("2d6mi2", "illisible"), ("2d6!p", "illisible"),
+    ("2d6/2", "illisible"), ("3d6+-2", "illisible"), ("--3d6", "illisible"),
+    ("4d6dh1dl1", "qu'une fois"),
+])
+def test_what_only_grammar_2_reads_is_refused_by_grammar_1(expression: str, key: str) -> None:
+    """Grammar 1 reads grammar 2's parse tree (one parser) and refuses what it never had."""
+    e = err({"op": "roll", "system": "notation", "params": v1(expression)})
+    assert e["field"] == "expression" and key in e["message"], (expression, e["message"])
+    assert isinstance(ok({"op": "roll", "system": "notation", "seed": 1,
+                          "params": {"expression": expression}})["total"], int)
+
+
+@pytest.mark.parametrize(("expression", "faces", "total"), [
+    ("2d6ro < 2", [2, 5, 3], 8), ("2d6 ro 1 + 1", [1, 3, 4], 8), ("-1d6+10", [4], 6),
+    ("+2d4", [1, 2], 3),
+])
+def test_grammar_1_reads_spaces_and_signs_as_it_did(expression: str, faces: list[int],
+                                                     total: int) -> None:
+    r = ok({"op": "roll", "system": "notation", "params": v1(expression, dice=faces)})
+    assert r["total"] == total

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,7 +68,8 @@ MUL: "*" | "/"
 %ignore " "
 """
 
-_POINT = re.compile(r"(>=|<=|>|<|=)?(\d+)$")
+#: A point as the grammar writes it: an optional comparison, then a number.
+POINT = re.compile(r"(>=|<=|>|<|=)?(\d+)$")
 
 
 # lark is imported at its first use, not with pyrules: the engine's memory snapshot
@@ -260,15 +262,30 @@ def _text(node: Node, groups: tuple[Group, ...], outer: int) -> str:
 
 def parse(text: str) -> Parsed:
     """Parse and check an expression; every problem is a ParamError on ``expression``."""
-    lark = lark_module()
+    groups: list[Group] = []
+    node = _node(read_tree(source_of(text)), groups)
+    check_size(groups)
+    return Parsed(node, tuple(groups))
+
+
+def source_of(text: str) -> str:
+    """The text as the parser reads it (lower case, tabs as spaces), once it is neither
+    empty nor too long."""
     raw = text.strip()
     if not raw:
         raise bad("notation_empty")
     if len(raw) > EXPRESSION_MAX:
         raise bad("too_long", max=EXPRESSION_MAX)
-    source = raw.lower().replace("\t", " ")
+    return raw.lower().replace("\t", " ")
+
+
+def read_tree(source: str) -> Any:
+    """The parse tree of ``source`` (see :func:`source_of`), or the ParamError a player
+    reads: where the text stops making sense, or that it ends too soon. Grammar 1
+    (:mod:`.legacy`) reads the same tree."""
+    lark = lark_module()
     try:
-        tree = _parser().parse(source)
+        return _parser().parse(source)
     except lark.UnexpectedEOF:
         raise bad("notation_trailing") from None
     except lark.UnexpectedInput as exc:
@@ -279,18 +296,21 @@ def parse(text: str) -> Parsed:
         raise bad("notation_syntax", char=char, column=column) from None
     except lark.LarkError:
         raise bad("notation_syntax", char="", column=0) from None
-    groups: list[Group] = []
-    node = _node(tree, groups)
+
+
+def check_size(groups: Sequence[Any]) -> None:
+    """An expression has dice, at most GROUPS_MAX groups and DICE_MAX dice (each group has
+    a ``count``)."""
     if not groups:
         raise bad("notation_no_dice")
     if len(groups) > GROUPS_MAX:
         raise bad("notation_groups", max=GROUPS_MAX)
     if sum(g.count for g in groups) > DICE_MAX:
         raise bad("notation_too_many", max=DICE_MAX)
-    return Parsed(node, tuple(groups))
 
 
-def _number(token: Any) -> int:
+def number(token: Any) -> int:
+    """A number of the expression, at most CONSTANT_MAX."""
     value = int(token)
     if value > CONSTANT_MAX:
         raise bad("notation_constant", max=CONSTANT_MAX)
@@ -300,7 +320,7 @@ def _number(token: Any) -> int:
 def _node(tree: Any, groups: list[Group]) -> Node:
     kind = tree.data
     if kind == "number":
-        return Num(_number(tree.children[0]))
+        return Num(number(tree.children[0]))
     if kind == "unary":
         inner = _node(tree.children[1], groups)
         return Neg(inner) if tree.children[0] == "-" else inner
@@ -313,9 +333,9 @@ def _node(tree: Any, groups: list[Group]) -> Node:
 
 
 def _point(text: str) -> Point:
-    match = _POINT.match(text)
+    match = POINT.match(text)
     assert match is not None  # the grammar's terminals only let such text through
-    return Point(match.group(1) or "=", _number(match.group(2)))
+    return Point(match.group(1) or "=", number(match.group(2)))
 
 
 def _group(node: Any) -> Group:
@@ -336,7 +356,7 @@ def _group(node: Any) -> Group:
         kind, parts = child.data, [str(c) for c in child.children]
         seen.append(parts[0][:2] if kind in ("keep", "clamp") else kind)
         if kind == "keep":
-            keep[parts[0]] = _number(parts[1])
+            keep[parts[0]] = number(parts[1])
         elif kind == "explode":
             mark = re.match(r"!!?p?", parts[0])
             assert mark is not None
@@ -347,9 +367,9 @@ def _group(node: Any) -> Group:
             once = parts[0].startswith("ro")
             fields["reroll_once"], fields["reroll"] = once, _point(parts[0][2 if once else 1:])
         elif kind == "clamp":
-            fields["low_clamp" if parts[0][:2] == "mi" else "high_clamp"] = _number(parts[1])
+            fields["low_clamp" if parts[0][:2] == "mi" else "high_clamp"] = number(parts[1])
         elif kind == "success":
-            fields["success"] = Point(parts[0], _number(parts[1]))
+            fields["success"] = Point(parts[0], number(parts[1]))
         else:
             fields["failure"] = _point(parts[0][1:])
     if len(seen) != len(set(seen)):

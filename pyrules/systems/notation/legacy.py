@@ -1,5 +1,9 @@
-"""Grammar 1: the free dice notation as pyrules read it before grammar 2, kept whole so that
-a replay link made then replays exactly as it did (the system's ``grammar`` param, 1).
+"""Grammar 1: the free dice notation as pyrules read it before grammar 2, kept so that a
+replay link made then replays exactly as it did (the system's ``grammar`` param, 1).
+
+It reads grammar 2's parse tree (one parser, :func:`.grammar.read_tree`) and keeps only what
+differs: the shape it accepts, what its symbols mean, how a die is thrown, its odds and
+their work budget.
 
 An expression is a sum of terms, each a whole number or a dice group::
 
@@ -11,28 +15,35 @@ An expression is a sum of terms, each a whole number or a dice group::
 - ``kh``/``kl`` keep the highest/lowest K dice, ``dh``/``dl`` drop them.
 - A comparison turns the group into a count of successes: each kept die meeting it counts 1.
 
-The only change since: the odds of a reroll-once that covers every face (``1d6ro<6``) are
+Since then: the odds of a reroll-once that covers every face (``1d6ro<6``) are
 the plain die, where icepool divided by zero. Its work budget is checked by ``odds`` alone
-(a roll of grammar 1 is never refused for it: old links replay).
+(a roll of grammar 1 is never refused for it: old links replay). Read with grammar 2's
+parser, an expression grammar 1 refused is still refused, sometimes for another of its
+faults first (``2d0!!`` says d0 before « twice »).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ...fields import ParamError
 from .grammar import (
     CONSTANT_MAX,
     DICE_MAX,
     EXPLODE_DEPTH,
-    EXPRESSION_MAX,
-    GROUPS_MAX,
+    POINT,
     SIDES_MAX,
     bad,
+    check_size,
     lark_module,
+    number,
+    read_tree,
+    source_of,
 )
 from .odds import convolve, power
 
@@ -41,26 +52,12 @@ from .odds import convolve, power
 BITS_MAX = 1_000_000  # size of the largest exact distribution: outcomes x bits per count
 KEEP_MAX = 40_000  # dice x kept dice x outcomes of a die squared (icepool's keep evaluation)
 
-GRAMMAR = r"""
-start: first rest*
-first: SIGN? term
-rest: SIGN term
-?term: dice | INT -> constant
-dice: INT? "d" SIDES (keep | explode | reroll | compare)*
-SIDES: INT | "%" | "f"
-keep: KEEP INT
-KEEP: "kh" | "kl" | "dh" | "dl"
-explode: "!"
-reroll: "ro" LESS? INT
-LESS: "<"
-compare: CMP INT
-CMP: ">=" | "<=" | ">" | "<" | "="
-SIGN: "+" | "-"
-%import common.INT
-%ignore " "
-"""
-
-
+#: What grammar 1 has of grammar 2's characters: no ``* / ( )``, no ``p`` (penetrating), no
+#: ``mi ma`` (clamps). The rest of what it lacks is refused as the tree is read (``!!``,
+#: ``r`` without ``o``, ``ro`` with another comparison than ``<``, ``f`` a failure).
+ALPHABET = frozenset("0123456789d%fkhl!ro<>=+- ")
+#: Grammar 1 let spaces sit inside ``ro < V``; grammar 2's parser reads ``ro<V`` as one word.
+_SPACED_REROLL = re.compile(r"ro\s*(<?)\s*(?=\d)")
 
 
 # icepool is imported at its first use, like lark (see grammar.lark_module).
@@ -69,11 +66,6 @@ def _icepool() -> Any:
     import icepool  # type: ignore[import-untyped]
 
     return icepool
-
-
-@functools.cache
-def _parser() -> Any:
-    return lark_module().Lark(GRAMMAR, parser="lalr")
 
 
 @dataclass(frozen=True)
@@ -158,46 +150,46 @@ class LegacyParsed:
 
 
 def parse_expression(text: str) -> LegacyParsed:
-    """Parse and check an expression; every problem is a ParamError on ``expression``."""
-    lark = lark_module()
-    raw = text.strip()
-    if not raw:
-        raise bad("notation_empty")
-    if len(raw) > EXPRESSION_MAX:
-        raise bad("too_long", max=EXPRESSION_MAX)
-    source = raw.lower().replace("\t", " ")
-    try:
-        tree = _parser().parse(source)
-    except lark.UnexpectedEOF:
-        raise bad("notation_trailing") from None
-    except lark.UnexpectedInput as exc:
-        column = getattr(exc, "column", 0) or 0
-        char = source[column - 1] if 0 < column <= len(source) else ""
-        if getattr(exc, "token", None) is not None and exc.token.type == "$END":
-            raise bad("notation_trailing") from None
-        raise bad("notation_syntax", char=char, column=column) from None
-    except lark.LarkError:
-        raise bad("notation_syntax", char="", column=0) from None
+    """Parse and check an expression the way of grammar 1, with grammar 2's parser: a sum of
+    signed terms; every problem is a ParamError on ``expression``."""
+    source = _SPACED_REROLL.sub(r"ro\1", source_of(text))
+    for column, char in enumerate(source, 1):
+        if char not in ALPHABET:
+            raise _syntax(char, column)
     groups: list[Group] = []
     constant = 0
-    part: Any
-    for part in tree.children:
-        sign = -1 if part.children[0] == "-" else 1
-        node = part.children[-1]
-        if node.data == "constant":
-            value = int(node.children[0])
-            if value > CONSTANT_MAX:
-                raise bad("notation_constant", max=CONSTANT_MAX)
-            constant += sign * value
-            continue
-        groups.append(_group(sign, node))
-    if not groups:
-        raise bad("notation_no_dice")
-    if len(groups) > GROUPS_MAX:
-        raise bad("notation_groups", max=GROUPS_MAX)
-    if sum(g.count for g in groups) > DICE_MAX:
-        raise bad("notation_too_many", max=DICE_MAX)
+    for sign, node in _terms(read_tree(source)):
+        if node.data == "number":
+            constant += sign * number(node.children[0])
+        else:
+            groups.append(_group(sign, node))
+    check_size(groups)
     return LegacyParsed(tuple(groups), constant)
+
+
+def _syntax(char: str, column: int) -> ParamError:
+    return bad("notation_syntax", char=char, column=column)
+
+
+def _at(token: Any) -> ParamError:
+    """The text stops making sense at this token (for grammar 1)."""
+    return _syntax(str(token)[:1], getattr(token, "column", 0) or 0)
+
+
+def _terms(tree: Any) -> list[tuple[int, Any]]:
+    """The signed terms of a sum; only the first may carry a sign of its own (``-3d6+2``)."""
+    if tree.data == "binop":
+        return [*_terms(tree.children[0]), (-1 if tree.children[1] == "-" else 1,
+                                            _term(tree.children[2]))]
+    if tree.data == "unary":
+        return [(-1 if tree.children[0] == "-" else 1, _term(tree.children[1]))]
+    return [(1, _term(tree))]
+
+
+def _term(node: Any) -> Any:
+    if node.data == "unary":  # a second sign: 3d6+-2, --3d6
+        raise _at(node.children[0])
+    return node
 
 
 def _group(sign: int, node: Any) -> Group:
@@ -205,26 +197,47 @@ def _group(sign: int, node: Any) -> Group:
     count = 1
     fields: dict[str, Any] = {}
     sides = 0
-    kinds = [c.data for c in node.children if not isinstance(c, lark.Token)]
-    if len(kinds) != len(set(kinds)):
-        raise bad("notation_twice")
+    seen: list[str] = []
     for child in node.children:
         if isinstance(child, lark.Token):
             if child.type == "INT":
                 count = int(child)
-            elif child.type == "SIDES":
+            else:
                 sides = 100 if child == "%" else 0 if child == "f" else int(child)
                 if child != "f" and sides == 0:
                     raise bad("notation_zero_sides")
-        elif child.data == "keep":
-            fields["keep"], fields["keep_n"] = str(child.children[0]), int(child.children[1])
+            continue
+        word = child.children[0]
+        if child.data == "keep":
+            seen.append("keep")
+            fields["keep"], fields["keep_n"] = str(word), int(child.children[1])
         elif child.data == "explode":
+            # Grammar 1's ! has no target: « !>=8 » is ! then a count, « !! » is ! twice.
+            seen.append("explode")
             fields["explode"] = True
+            rest = str(word)[1:]
+            if rest.startswith("!"):
+                seen.append("explode")
+            elif rest:
+                point = POINT.match(rest)
+                if point is None or point.group(1) is None:  # « !8 »: a number after !
+                    raise _syntax(rest[:1], word.column + 1)
+                seen.append("compare")
+                fields["compare"], fields["target"] = point.group(1), int(point.group(2))
         elif child.data == "reroll":
-            fields["reroll_less"] = len(child.children) == 2
-            fields["reroll"] = int(child.children[-1])
-        elif child.data == "compare":
-            fields["compare"], fields["target"] = str(child.children[0]), int(child.children[1])
+            reroll = re.fullmatch(r"ro(<?)(\d+)", str(word))
+            if reroll is None:  # r without o, or another comparison than <
+                raise _at(word) if not str(word).startswith("ro") else _syntax(
+                    str(word)[2], word.column + 2)
+            seen.append("reroll")
+            fields["reroll_less"], fields["reroll"] = bool(reroll.group(1)), int(reroll.group(2))
+        elif child.data == "success":
+            seen.append("compare")
+            fields["compare"], fields["target"] = str(word), int(child.children[1])
+        else:  # a failure point, f<V: none in grammar 1
+            raise _at(word)
+    if len(seen) != len(set(seen)):
+        raise bad("notation_twice")
     if count == 0:
         raise bad("notation_zero_dice")
     if count > DICE_MAX:
