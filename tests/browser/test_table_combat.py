@@ -459,3 +459,31 @@ def test_ardeur_stops_at_zero_unless_the_switch_keeps_the_debt(app: App) -> None
     act(app, "Ava", "Cy", "melee", seed)
     page.wait_for_selector(f"{fighter('Cy')}[data-out=true]")
     assert ardeur(app)["Cy"] == result["opponent"]["ardeur"] == 1 - result["margin"] < 0
+
+
+def test_each_screen_writes_its_slice_of_the_one_store(app: App, tmp_path: Path) -> None:
+    """Issue 42: the characters, the fight and the rolls live in the page's one store; each
+    change made on a screen is heard by the store's subscribers, and the other screens follow
+    it without a reload (the combat screen offers the imported character)."""
+    page = app.page
+
+    def heard() -> dict[str, int]:
+        return dict(page.evaluate("() => window.pyrules.store.heard()"))
+
+    def sizes() -> dict[str, int]:
+        return dict(page.evaluate("() => window.pyrules.store.sizes()"))
+
+    before = heard()
+    assert sizes() == {"history": 0, "characters": 0, "fighters": 0}
+    pick_aldric(app, tmp_path)  # imported on one screen, offered by the other
+    assert sizes()["characters"] == 1
+    assert heard().get("characters", 0) > before.get("characters", 0)
+    page.click("#combat-add-char-button")
+    page.wait_for_selector(fighter("Aldric"))
+    add_quick(app, "Brute", 6, extra=False)
+    assert sizes()["fighters"] == 2
+    assert heard().get("fight", 0) >= before.get("fight", 0) + 2
+    rolls = heard().get("history", 0)
+    act(app, "Aldric", "Brute", "melee", 3)
+    page.wait_for_function("() => window.pyrules.store.sizes().history === 1")
+    assert heard()["history"] > rolls

@@ -32,6 +32,7 @@ import { announcer, ResultCard, RollAnimation, stagePresenter } from "./widgets/
 import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
 import { SafeStart } from "./app/safe-start.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
+import { createStore } from "./lib/store.js";
 import { Table } from "./sharing/table.js";
 import "./ui/strings.js";
 import "./widgets/strings.js";
@@ -41,7 +42,11 @@ import "./gm/strings.js";
 // Until the characters and combat screens have their own strings.js (issue 12 handover).
 
 const $ = (id) => document.getElementById(id);
-const app = createRollApp(); // filled from storage once the engine has been started (below)
+// The page's one store (issue 42): each slice is written by the module that owns it (the
+// roll screen's keys: roll/state.js; `history`: History; `characters`: CharactersView;
+// `fight`: CombatView) and every screen that shows it subscribes to it.
+const store = createStore({ history: [], characters: [], fight: null });
+const app = createRollApp({}, store); // filled from storage once the engine has been started (below)
 const saveState = debounce(() => storageSet(STATE_KEY, app.state), 300);
 
 const engine = new Engine(new URL("./engine/worker.js", import.meta.url), { unavailable: () => t("engine.unavailable"), text: (key, args) => t(key, args) });
@@ -94,7 +99,7 @@ const live = announcer($("announcer"));
 const announce = (text, again) => live.say(text, again);
 const showView = (name) => views.show(name);
 const history = new History({
-  list: $("history"), count: $("history-count"), systems: () => app.systems,
+  store, list: $("history"), count: $("history-count"), systems: () => app.systems,
   onAgain: (entry) => historyReplay.open(entry, { again: true }),
   onReview: (entry) => historyReplay.open(entry, { again: false }),
   onShare: (entry) => shareEntry(entry, { qr: (box, url) => drawQR(box, url, (request) => engine.call(request)) }),
@@ -109,7 +114,7 @@ hooks.oddsCache = oddsCache; // tests: clear() makes the next odds be asked agai
 hooks.modules = { stage: stageHooks, i18n: { t }, replay: { linkOf }, dice3d: () => import("./stage/dice3d.js") };
 // The play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
-  engine, history, pipeline, showView, systems: () => app.systems, play: () => app.play,
+  engine, store, history, pipeline, showView, systems: () => app.systems, play: () => app.play,
   announce: (text, again) => announce(text, again),
   formParams: () => forms.formParams(), // the roll form's actor params, for the fair-dice test
 };
@@ -136,7 +141,7 @@ const buildAll = () => screen.buildAll();
 
 const characters = new CharactersView(ctx, $("view-characters"));
 characters.opposition = new OppositionPanel(ctx, characters);
-const combat = new CombatView(ctx, $("view-combat"), characters);
+const combat = new CombatView(ctx, $("view-combat"));
 const stats = new StatsView(ctx, $("view-stats"));
 const notices = new Notices($("notices"), { history: () => history.exportJSON(), characters: () => characters.exportAll() });
 const views = new Views($("view-tabs"), (name) => {
@@ -148,8 +153,14 @@ const views = new Views($("view-tabs"), (name) => {
   renderPlayView(false);
 });
 hooks.views = views;
-const table = new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), toasts: $("table-toasts"), hooks, systems: () => app.systems, sheets: () => characters.characters });
-characters.onChange(() => table.sheetsChanged()); // the shared table: the GM checks sheet rolls with a player's characters
+const heard = {}; // tests read what the store's subscribers heard (hooks.store)
+store.subscribe(null, (keys) => keys.forEach((key) => { heard[key] = (heard[key] ?? 0) + 1; }));
+hooks.store = {
+  heard: () => ({ ...heard }),
+  sizes: () => ({ history: store.get("history").length, characters: store.get("characters").length, fighters: store.get("fight")?.participants.length ?? 0 }),
+};
+const table = new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), toasts: $("table-toasts"), hooks, systems: () => app.systems, sheets: () => store.get("characters") });
+store.subscribe(["characters"], () => table.sheetsChanged()); // the shared table: the GM checks sheet rolls with a player's characters
 
 /** Draw the play screen on show (force: the language or the systems changed). */
 function renderPlayView(force = true) {

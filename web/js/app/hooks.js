@@ -13,7 +13,7 @@
 //   debug          -> engine test hooks (see engine.js and docs/reliability.md):
 //                     kill() crashes the worker, stall() makes it stop answering,
 //                     timeouts({call, boot}) shortens the watchdog, delay(ms) holds answers;
-//                     the table's (table/table.js): tableCut(), tableSend(text),
+//                     the table's (sharing/table.js): tableCut(), tableSend(text),
 //                     tamperNextTableRoll(), tableLimits({gather, connect}) shortens its waits
 //   version        -> the engine's version, once ready
 //   oddsCache      -> the page's cache of odds answers (widgets/pipeline.js): clear() makes the
@@ -21,6 +21,9 @@
 //   modules        -> the page's own module instances for tests (set by main.js): stage (the
 //                     stage's testHooks), i18n ({t}), replay ({linkOf}), dice3d() (the 3D
 //                     dice module, imported on first use)
+//   store          -> the page's one store, read only (set by main.js): heard() counts the
+//                     changes its subscribers heard, by key; sizes() the rolls kept, the
+//                     characters and the fighters its slices hold
 
 import { pendingWork } from "../lib/dom.js";
 import { shownFaces, shownLayout } from "../stage/stage.js";

@@ -6,7 +6,7 @@ import { isObject } from "../lib/checks.js";
 import { checkedExpression, EXPRESSIONS_CHANGED, importedExpressions, mergeExpressions, readExpressions, writeExpressions } from "../lib/expressions.js";
 import { lang, pick, t } from "../lib/i18n.js";
 import { download, flash, stamp } from "../ui/ui.js";
-import { exportDocument, importList, refusalTarget, statFields } from "./sheet.js";
+import { exportDocument, importList, refusalTarget, sorted, statFields } from "./sheet.js";
 import { newId } from "../lib/ids.js";
 import * as store from "./store.js";
 import "./strings.js";
@@ -97,11 +97,9 @@ export class IoPart {
       refuse(t("chars.storageError", { message: err.message }));
       return;
     }
-    this.characters.push(...clean);
-    this.sort();
+    this.characters = sorted([...this.characters, ...clean]);
     this.knowFacts(clean[0], { ok: true, result: verdicts[0] });
     this.select(clean[0].id);
-    this.changed();
     this.render();
     flash(this.message, t("import.done", { n: clean.length }));
     if (expressions.length) this.saveExpressions(expressions, refuse, clean.length);

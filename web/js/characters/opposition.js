@@ -25,7 +25,7 @@ export class OppositionPanel {
     this.physical = false;
     this.faces = { actor: {}, opponent: {} };
     this.element = h("section", { class: ["panel", "oppc-panel"], id: "oppc", "aria-labelledby": "oppc-title" });
-    characters.onChange(() => {
+    ctx.store.subscribe(["characters"], () => {
       if (this.element.isConnected) this.render();
     });
   }

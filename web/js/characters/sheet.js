@@ -139,3 +139,8 @@ export function importList(data) {
   if (isObject(data) && data.format === EXPORT_FORMAT && Array.isArray(data.characters)) return { list: data.characters };
   return { error: { key: "import.format", vars: {} } };
 }
+
+/** The characters by name (then id), as the list shows them: a new list. */
+export function sorted(list) {
+  return [...list].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}

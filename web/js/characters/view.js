@@ -16,7 +16,7 @@ import { confirmAction, flash } from "../ui/ui.js";
 import { EditorPart } from "./editor.js";
 import { IoPart } from "./io.js";
 import { QuickPart } from "./quick.js";
-import { limits } from "./sheet.js";
+import { limits, sorted } from "./sheet.js";
 import { newId } from "../lib/ids.js";
 import { SheetPart } from "./sheet-view.js";
 import * as store from "./store.js";
@@ -32,7 +32,6 @@ export class CharactersView {
   constructor(ctx, root) {
     this.ctx = ctx;
     this.root = root;
-    this.characters = [];
     this.loaded = false;
     try {
       this.selectedId = sessionStorage.getItem("pyrules:character") || null;
@@ -46,7 +45,6 @@ export class CharactersView {
     this.sources = {}; // character id -> raw sources values
     this.sourcesEntry = {}; // character id -> entry id the sources panel is for
     this.busy = false;
-    this.listeners = new Set();
     this.opposition = null; // set by the opposition panel
     // Another tab changed the characters: read them again (not under an open editor).
     store.onOtherTabChange(() => {
@@ -70,13 +68,16 @@ export class CharactersView {
     return this.characters.find((c) => c.id === id) || null;
   }
 
-  /** Called with the list after every change (the opposition and combat screens follow). */
-  onChange(listener) {
-    this.listeners.add(listener);
+  /**
+   * The stored characters, sorted by name: the store's `characters` slice, which this view
+   * alone writes (a new list each time); the opposition, combat and shared table subscribe.
+   */
+  get characters() {
+    return this.ctx.store.get("characters");
   }
 
-  changed() {
-    for (const listener of this.listeners) listener(this.characters);
+  set characters(list) {
+    this.ctx.store.set({ characters: list });
   }
 
   async load() {
@@ -90,7 +91,6 @@ export class CharactersView {
     this.loaded = true;
     if (!this.selected) this.selectedId = this.characters[0]?.id ?? null;
     this.render();
-    this.changed();
     await this.restoreSetAside();
   }
 
@@ -144,7 +144,6 @@ export class CharactersView {
       reportRestored({ key: "characters", count: back.length, kept });
       this.characters = await store.loadCharacters();
       if (!this.editor) this.render();
-      this.changed();
     } catch (error) {
       console.warn("[pyrules] characters set aside could not be offered again:", error); // they stay aside
     } finally {
@@ -172,7 +171,6 @@ export class CharactersView {
     this.characters = this.characters.filter((c) => c !== character);
     if (this.selectedId === character.id) this.select(null);
     store.setAsideCharacter(character).catch(() => {});
-    this.changed();
   }
 
   /** A character the page can draw: each entry's params fit its system's fields. */
@@ -292,15 +290,7 @@ export class CharactersView {
 
   async put(character) {
     await store.saveCharacter(character);
-    const index = this.characters.findIndex((c) => c.id === character.id);
-    if (index >= 0) this.characters[index] = character;
-    else this.characters.push(character);
-    this.sort();
-    this.changed();
-  }
-
-  sort() {
-    this.characters.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    this.characters = sorted([...this.characters.filter((c) => c.id !== character.id), character]);
   }
 
   async duplicate(character) {
@@ -342,7 +332,6 @@ export class CharactersView {
     }
     this.characters = this.characters.filter((c) => c.id !== character.id);
     this.select(this.characters[0]?.id ?? null);
-    this.changed();
     this.render();
     flash(this.message, t("chars.deleted", { name: character.name }));
     document.getElementById("char-new")?.focus();

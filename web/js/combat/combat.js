@@ -27,10 +27,9 @@ import "./strings.js";
 const PENDING = Object.freeze({ participants: {}, current: null, next: null, over: true, standing: [] });
 
 export class CombatView {
-  constructor(ctx, root, characters) {
+  constructor(ctx, root) {
     this.ctx = ctx;
     this.root = root;
-    this.characters = characters;
     this.load();
     this.action = { kind: "melee", concede: false, actor: null, target: null, actorSkill: AUTO, targetSkill: AUTO };
     this.quickValues = {};
@@ -45,7 +44,8 @@ export class CombatView {
     this.asking = null; // the pending `fight` call: {key, answer}
     this.judgeError = null; // the engine refused the state of `key`: {key, message}
     this.renderedKey = null;
-    characters.onChange(() => {
+    // The characters screen's list (the store's `characters` slice): a sheet to add.
+    ctx.store.subscribe(["characters"], () => {
       if (this.root.isConnected && !this.root.hidden) this.render();
     });
     // Another tab acted in the fight: take its state (one fight per device, the latest wins).
@@ -71,8 +71,24 @@ export class CombatView {
     return (this.ctx.systems() || []).find((s) => s.id === id) || null;
   }
 
+  /** The fight: the store's `fight` slice, which this view alone writes. */
+  get fight() {
+    return this.ctx.store.get("fight");
+  }
+
+  set fight(fight) {
+    this.ctx.store.set({ fight });
+  }
+
+  /** The stored characters (the store's `characters` slice, written by the characters screen). */
+  sheets() {
+    return this.ctx.store.get("characters");
+  }
+
+  /** Store the fight after a change; the store's subscribers hear it. */
   save() {
     if (this.fight.log.length > LOG_MAX) this.fight.log.length = LOG_MAX;
+    this.fight = { ...this.fight };
     storageSet(FIGHT_KEY, this.fight);
     storageSet(UNDO_KEY, this.undo);
   }

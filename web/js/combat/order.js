@@ -92,7 +92,7 @@ function renderFighter(cv, p, index) {
 }
 
 function renderAdd(cv, system, play) {
-  const fromSheets = cv.characters.characters.filter((c) => c.system === system.id);
+  const fromSheets = cv.sheets().filter((c) => c.system === system.id);
   const select = h("select", { id: "combat-add-char" });
   for (const character of fromSheets) {
     const option = h("option", { value: character.id, text: character.name });
@@ -104,7 +104,7 @@ function renderAdd(cv, system, play) {
   const addChar = h("button", { type: "button", class: "button", id: "combat-add-char-button", text: t("combat.addCharacter") });
   addChar.disabled = !fromSheets.length;
   addChar.addEventListener("click", () => {
-    const character = cv.characters.byId(select.value);
+    const character = cv.sheets().find((c) => c.id === select.value);
     if (character) {
       cv.addChar = character.id;
       cv.addCharacter(character);

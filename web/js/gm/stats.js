@@ -99,7 +99,7 @@ export class StatsView {
     this.root = root;
     this.refresh = debounce(() => this.render(), 120);
     this.fairness = new FairnessPanel(ctx); // kept across redraws: a test may be running
-    ctx.history.onChange(() => {
+    ctx.store.subscribe(["history"], () => {
       if (!this.root.hidden) this.refresh();
     });
   }
@@ -107,7 +107,7 @@ export class StatsView {
   render() {
     const systems = this.ctx.systems() || [];
     const start = sessionStart();
-    const rolls = sessionRolls(this.ctx.history.entries, start);
+    const rolls = sessionRolls(this.ctx.store.get("history"), start);
     const { total, people } = summarizeRolls(rolls, systems);
     const again = h("button", { type: "button", class: ["button", "button--primary"], id: "session-new", text: t("stats.newSession") });
     again.addEventListener("click", () => {

@@ -22,19 +22,21 @@ import "../ui/strings.js";
 const PAGE = 200; // rolls drawn at a time (all are kept)
 
 export class History {
-  constructor({ list, count, systems, onAgain, onReview, onShare }) {
+  /** store: the page's store, whose `history` slice this writes (every roll kept, newest first). */
+  constructor({ store, list, count, systems, onAgain, onReview, onShare }) {
+    this.page = store;
     this.list = list;
     this.count = count;
     this.systems = systems; // () => systems description list
     this.onAgain = onAgain; // a new roll with the entry's settings
     this.onReview = onReview; // the same roll shown again, not recorded
     this.onShare = onShare;
-    this.listeners = new Set();
     this.shown = PAGE;
     // « Tout / Moi / Table »: every roll, this device's, or the shared table's (remembered).
     this.filter = storageGet(FILTER_KEY, "all");
     this.filterControl = this.buildFilter(list.closest?.(".history-panel")?.querySelector(".history-head"));
     this.store = new HistoryStore();
+    this.notify();
     // Another tab rolled, placed or cleared: draw what is stored now.
     this.store.onChange(() => {
       this.render();
@@ -87,13 +89,9 @@ export class History {
     this.shown = PAGE;
     this.render();
   }
+  /** The store's `history` slice follows every change (add, update, clear, another tab). */
   notify() {
-    for (const listener of this.listeners) listener(this.entries);
-  }
-
-  /** Called with the entries after every change (add, update, clear). */
-  onChange(listener) {
-    this.listeners.add(listener);
+    this.page?.set({ history: this.entries });
   }
 
   find(id) {

@@ -53,8 +53,8 @@ export const LIVE_KEYS = ["systems", "play", "engineReady", "booted", "safeStart
  * formError (a side of the roll form shows an error: the roll bar greys its chance out).
  * Modules read app.key and subscribe with app.subscribe(keys, fn).
  */
-export function createRollApp(stored = {}) {
-  const store = createStore({
+export function createRollApp(stored = {}, store = createStore()) {
+  store.set({
     ...restoreState(stored),
     systems: null,
     play: null,
