@@ -487,3 +487,12 @@ def test_each_screen_writes_its_slice_of_the_one_store(app: App, tmp_path: Path)
     act(app, "Aldric", "Brute", "melee", 3)
     page.wait_for_function("() => window.pyrules.store.sizes().history === 1")
     assert heard()["history"] > rolls
+    # The language and the dice settings are slices too: a switch is heard once.
+    langs, dice = heard().get("lang", 0), heard().get("dice", 0)
+    page.click("button[data-lang=en]")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    page.click("#tab-roll")
+    page.select_option("#dice-mode", "2d")
+    page.wait_for_function("(n) => window.pyrules.store.heard().dice === n + 1", arg=dice)
+    assert heard()["lang"] == langs + 1
+    page.click("button[data-lang=fr]")

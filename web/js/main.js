@@ -32,7 +32,7 @@ import { announcer, ResultCard, RollAnimation, stagePresenter } from "./widgets/
 import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
 import { SafeStart } from "./app/safe-start.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
-import { createStore } from "./lib/store.js";
+import { pageStore as store } from "./lib/page-store.js";
 import { Table } from "./sharing/table.js";
 import "./ui/strings.js";
 import "./widgets/strings.js";
@@ -42,10 +42,9 @@ import "./gm/strings.js";
 // Until the characters and combat screens have their own strings.js (issue 12 handover).
 
 const $ = (id) => document.getElementById(id);
-// The page's one store (issue 42): each slice is written by the module that owns it (the
-// roll screen's keys: roll/state.js; `history`: History; `characters`: CharactersView;
-// `fight`: CombatView) and every screen that shows it subscribes to it.
-const store = createStore({ history: [], characters: [], fight: null });
+// The page's one store (lib/page-store.js, issue 42): each slice is written by the module that
+// owns it and every screen that shows it subscribes to it.
+store.set({ history: [], characters: [], fight: null });
 const app = createRollApp({}, store); // filled from storage once the engine has been started (below)
 const saveState = debounce(() => storageSet(STATE_KEY, app.state), 300);
 

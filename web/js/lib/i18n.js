@@ -5,6 +5,7 @@
 // strings here: they come from the engine's `systems` description.
 
 import { storageGet, storageSet } from "./dom.js";
+import { pageStore } from "./page-store.js";
 
 export const LANGS = ["fr", "en"];
 const STORAGE_KEY = "pyrules:lang";
@@ -27,27 +28,26 @@ export function browserLang(preferred = globalThis.navigator?.languages ?? [glob
 
 // A stored choice wins over the browser's languages.
 const stored = storageGet(STORAGE_KEY, null);
-let current = LANGS.includes(stored) ? stored : browserLang();
-const listeners = new Set();
+// The language is the page store's `lang` slice: setLang writes it, onLangChange subscribes.
+pageStore.set({ lang: LANGS.includes(stored) ? stored : browserLang() });
 
 export function lang() {
-  return current;
+  return pageStore.get("lang");
 }
 
 export function setLang(next) {
-  if (!LANGS.includes(next) || next === current) {
+  if (!LANGS.includes(next) || next === lang()) {
     return;
   }
-  current = next;
   storageSet(STORAGE_KEY, next);
-  applyStatic(document);
-  for (const listener of listeners) {
-    listener(next);
-  }
+  pageStore.set({ lang: next }); // the page's static text first: subscribed before any other
 }
 
+pageStore.subscribe(["lang"], () => applyStatic(document));
+
+/** `listener(lang)` after each change of the language. */
 export function onLangChange(listener) {
-  listeners.add(listener);
+  pageStore.subscribe(["lang"], () => listener(lang()));
 }
 
 const FRENCH_SPACE = / ([:;!?»])|(«) /g;
@@ -56,29 +56,29 @@ const FRENCH_SPACE = / ([:;!?»])|(«) /g;
  * `text` with the typography of the current language: in French, the space before « : ; ! ? »
  * and the ones inside guillemets are no-break (U+00A0), so a mark never wraps alone.
  */
-export function typeset(text, language = current) {
+export function typeset(text, language = lang()) {
   if (language !== "fr" || !text.includes(" ")) return text;
   return text.replace(FRENCH_SPACE, (_, mark, open) => (mark ? `\u00a0${mark}` : `${open}\u00a0`));
 }
 
 /** "label : text" in French, "label: text" in English. */
 export function colon() {
-  return current === "fr" ? "\u00a0: " : ": ";
+  return lang() === "fr" ? "\u00a0: " : ": ";
 }
 
 /** Translate an interface string; {name} placeholders are replaced from vars. */
 export function t(key, vars = {}) {
-  const table = STRINGS[current];
+  const table = STRINGS[lang()];
   const raw = key in table ? table[key] : STRINGS.fr[key];
   if (raw === undefined) {
     return key;
   }
-  const template = typeset(raw, key in table ? current : "fr");
+  const template = typeset(raw, key in table ? lang() : "fr");
   const value = (name) => (name in vars ? String(vars[name]) : `{${name}}`);
   // {n|jet|jets}: the word that agrees with the number n, by the language's plural rules.
   const agreed = template.replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (_, name, one, other) => (pluralOne(vars[name]) ? one : other));
   // French elision: "de" before a value starting with a vowel reads "d’" ("Jet d’Aëlys").
-  const elided = current === "fr" ? agreed.replace(/(^|[\s(«’'])([Dd])e \{(\w+)\}/g, (all, before, d, name) => (ELIDE.test(value(name)) ? `${before}${d}’{${name}}` : all)) : agreed;
+  const elided = lang() === "fr" ? agreed.replace(/(^|[\s(«’'])([Dd])e \{(\w+)\}/g, (all, before, d, name) => (ELIDE.test(value(name)) ? `${before}${d}’{${name}}` : all)) : agreed;
   return elided.replace(/\{(\w+)\}/g, (_, name) => value(name));
 }
 
@@ -88,10 +88,10 @@ const pluralRules = new Map();
 export function pluralOne(n) {
   const number = Number(n);
   if (!Number.isFinite(number)) return false;
-  let rules = pluralRules.get(current);
+  let rules = pluralRules.get(lang());
   if (!rules) {
-    rules = new Intl.PluralRules(current);
-    pluralRules.set(current, rules);
+    rules = new Intl.PluralRules(lang());
+    pluralRules.set(lang(), rules);
   }
   return rules.select(Math.abs(number)) === "one";
 }
@@ -125,12 +125,12 @@ export function pick(labels) {
   if (typeof labels === "string") {
     return labels;
   }
-  return labels[current] ?? labels.fr ?? Object.values(labels)[0] ?? "";
+  return labels[lang()] ?? labels.fr ?? Object.values(labels)[0] ?? "";
 }
 
 /** Fill every [data-i18n] element (text) and [data-i18n-<attr>] attribute in root. */
 export function applyStatic(root) {
-  document.documentElement.lang = current;
+  document.documentElement.lang = lang();
   for (const node of root.querySelectorAll("[data-i18n]")) {
     node.textContent = t(node.dataset.i18n);
   }
@@ -148,10 +148,10 @@ export function applyStatic(root) {
 const numberFormats = new Map();
 
 export function formatNumber(value, options) {
-  const key = `${current} ${JSON.stringify(options ?? {})}`;
+  const key = `${lang()} ${JSON.stringify(options ?? {})}`;
   let format = numberFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(current, options);
+    format = new Intl.NumberFormat(lang(), options);
     numberFormats.set(key, format);
   }
   return format.format(value);
@@ -166,5 +166,5 @@ export function formatSigned(value) {
 
 export function formatTime(iso) {
   const date = new Date(iso);
-  return new Intl.DateTimeFormat(current, { dateStyle: "short", timeStyle: "short" }).format(date);
+  return new Intl.DateTimeFormat(lang(), { dateStyle: "short", timeStyle: "short" }).format(date);
 }

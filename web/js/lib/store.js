@@ -1,7 +1,7 @@
 // One store for the page's state (issues 21 and 42): modules read it and subscribe to the keys
 // they care about, instead of writing one shared object from ten places and calling each
-// other back. main.js makes the page's one store: the roll screen's keys, `history`,
-// `characters` and `fight`, each written by the module that owns it. Pure: no page, no storage.
+// other back. The page's one store is lib/page-store.js (its slices are listed there).
+// Pure: no page, no storage.
 //
 //   const store = createStore({ mode: "single", engineReady: false })
 //   store.get("mode")                  -> the value

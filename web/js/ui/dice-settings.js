@@ -8,6 +8,7 @@
 import { h, storageGet, storageSet } from "../lib/dom.js";
 import { onLangChange, t } from "../lib/i18n.js";
 import { DICE_COLOURS } from "../lib/dice-colours.js";
+import { pageStore } from "../lib/page-store.js";
 import "./strings.js";
 
 const PREFS_KEY = "pyrules:dice";
@@ -33,17 +34,22 @@ export function readPrefs(stored) {
   };
 }
 
-export const prefs = readPrefs(storageGet(PREFS_KEY, null));
-const listeners = new Set();
+// The settings are the page store's `dice` slice; `prefs.sound = true` is a write to it (the
+// value checked as one read back from storage), and savePrefs() keeps it for the next visit.
+pageStore.set({ dice: readPrefs(storageGet(PREFS_KEY, null)) });
+export const prefs = Object.defineProperties({}, Object.fromEntries(Object.keys(DEFAULTS).map((key) => [key, {
+  enumerable: true,
+  get: () => pageStore.get("dice")[key],
+  set: (value) => pageStore.set({ dice: readPrefs({ ...pageStore.get("dice"), [key]: value }) }),
+}])));
 
 /** Call `listener` after every change of the settings. */
 export function onPrefs(listener) {
-  listeners.add(listener);
+  pageStore.subscribe(["dice"], () => listener());
 }
 
 export function savePrefs() {
-  storageSet(PREFS_KEY, readPrefs(prefs));
-  for (const listener of listeners) listener();
+  storageSet(PREFS_KEY, pageStore.get("dice"));
 }
 
 /** Whether this browser keeps a screen awake on request (Screen Wake Lock). */
