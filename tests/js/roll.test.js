@@ -52,6 +52,23 @@ test("the current system is the stored one, else the first; each system and side
   assert.equal(app.currentSystem().id, app.systems[0].id);
 });
 
+test("a side's values made or typed are store writes: the subscribers of `values` hear them", () => {
+  const app = createRollApp();
+  app.systems = systemsDescription().systems;
+  app.state.system = "d100";
+  const heard = [];
+  app.subscribe(["values"], (keys) => heard.push(keys.join()));
+  const actor = app.sideValues("actor"); // made: heard
+  assert.deepEqual(heard, ["values"]);
+  assert.equal(app.sideValues("actor"), actor); // there: nothing to hear
+  assert.deepEqual(heard, ["values"]);
+  actor.value = "55"; // typed in place by the form, then said
+  app.valuesChanged();
+  assert.deepEqual(heard, ["values", "values"]);
+  assert.equal(app.state.values.d100.actor.value, "55");
+  assert.equal(app.sideValues("actor"), actor); // the form keeps writing the same object
+});
+
 test("a state given at creation is checked like a stored one", () => {
   const app = createRollApp({ mode: "oppose", physical: "yes", values: 5 });
   assert.deepEqual(app.state, { system: null, mode: "oppose", physical: true, values: {}, ui: {} });

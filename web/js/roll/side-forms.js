@@ -86,7 +86,7 @@ export class RollForms {
     }
     this.odds.forget(side, field);
     this.errors.hide();
-    this.saveState();
+    this.app.valuesChanged(); // kept by the store's subscriber (main.js: saveState)
     this.odds.refresh();
   }
 

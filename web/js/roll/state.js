@@ -77,18 +77,26 @@ export function createRollApp(stored = {}, store = createStore()) {
     },
     /** The values typed on one side for the current system (created on first use). */
     sideValues(side) {
-      return slot(store.get("values"), app.currentSystem().id, side);
+      return slot(store, "values", app.currentSystem().id, side);
     },
     /** The interface state (open panels…) of one side for the current system. */
     sideUI(side) {
-      return slot(store.get("ui"), app.currentSystem().id, side);
+      return slot(store, "ui", app.currentSystem().id, side);
+    },
+    /** The form's values changed in place (a field typed): the store's subscribers hear it. */
+    valuesChanged() {
+      store.set({ values: { ...store.get("values") } });
     },
   };
   return bindKeys(app, store, LIVE_KEYS);
 }
 
-function slot(store, system, side) {
-  store[system] ??= {};
-  store[system][side] ??= {};
-  return store[system][side];
+/** The object of one side of one system under the store's `key`, made through the store
+ * when it is missing (a new top-level object: its subscribers hear it). */
+function slot(store, key, system, side) {
+  const all = store.get(key);
+  if (all[system]?.[side]) return all[system][side];
+  const made = {};
+  store.set({ [key]: { ...all, [system]: { ...all[system], [side]: made } } });
+  return made;
 }
