@@ -474,7 +474,7 @@ def test_each_screen_writes_its_slice_of_the_one_store(app: App, tmp_path: Path)
         return dict(page.evaluate("() => window.pyrules.store.sizes()"))
 
     before = heard()
-    assert sizes() == {"history": 0, "characters": 0, "fighters": 0}
+    assert sizes() == {"history": 0, "characters": 0, "fighters": 0, "players": 0}
     pick_aldric(app, tmp_path)  # imported on one screen, offered by the other
     assert sizes()["characters"] == 1
     assert heard().get("characters", 0) > before.get("characters", 0)

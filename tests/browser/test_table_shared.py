@@ -77,6 +77,10 @@ def test_players_join_through_the_invite_and_answer_texts(table: tuple[App, App,
     # Each player sees the whole table, the GM first.
     two.page.wait_for_function("() => window.pyrules.table.peers().length === 3")
     assert [p["name"] for p in peers(two)][1:] == ["Aïcha", "Bruno"]
+    # The table is a slice of each page's one store: its subscribers heard the players come.
+    two.page.wait_for_function("() => window.pyrules.store.sizes().players === 3")
+    host.page.wait_for_function("() => window.pyrules.store.sizes().players === 2")
+    assert host.page.evaluate("() => window.pyrules.store.heard().table") >= 2
 
 
 def test_a_players_roll_reaches_the_host_verified_and_the_other_player(

@@ -31,7 +31,7 @@ import { SavedExpressions } from "./roll/saved.js";
 import { announcer, ResultCard, RollAnimation, stagePresenter } from "./widgets/result-card.js";
 import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
 import { SafeStart } from "./app/safe-start.js";
-import { createRollApp, restoreState, restoreSystems, STATE_KEY, SYSTEMS_KEY } from "./roll/state.js";
+import { createRollApp, restoreState, restoreSystems, STATE_KEY, STORED_KEYS, SYSTEMS_KEY } from "./roll/state.js";
 import { pageStore as store } from "./lib/page-store.js";
 import { Table } from "./sharing/table.js";
 import "./ui/strings.js";
@@ -44,7 +44,7 @@ import "./gm/strings.js";
 const $ = (id) => document.getElementById(id);
 // The page's one store (lib/page-store.js, issue 42): each slice is written by the module that
 // owns it and every screen that shows it subscribes to it.
-store.set({ history: [], characters: [], fight: null });
+store.set({ history: [], characters: [], fight: null, table: null });
 const app = createRollApp({}, store); // filled from storage once the engine has been started (below)
 const saveState = debounce(() => storageSet(STATE_KEY, app.state), 300);
 
@@ -76,6 +76,7 @@ watchEngine({
 engine.start();
 
 Object.assign(app.state, restoreState(storageGet(STATE_KEY, {})));
+app.subscribe(STORED_KEYS, () => saveState()); // from now on, what is kept between visits follows the store
 ({ systems: app.systems, play: app.play } = restoreSystems(storageGet(SYSTEMS_KEY, null)));
 // A first visit has no description kept from an earlier one: the build ships the engine's
 // own answer to {"op": "systems"} (systems.json), so that the forms can be filled in while
@@ -156,7 +157,7 @@ const heard = {}; // tests read what the store's subscribers heard (hooks.store)
 store.subscribe(null, (keys) => keys.forEach((key) => { heard[key] = (heard[key] ?? 0) + 1; }));
 hooks.store = {
   heard: () => ({ ...heard }),
-  sizes: () => ({ history: store.get("history").length, characters: store.get("characters").length, fighters: store.get("fight")?.participants.length ?? 0 }),
+  sizes: () => ({ history: store.get("history").length, characters: store.get("characters").length, fighters: store.get("fight")?.participants.length ?? 0, players: store.get("table")?.players.length ?? 0 }),
 };
 const table = new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), toasts: $("table-toasts"), hooks, systems: () => app.systems, sheets: () => store.get("characters") });
 store.subscribe(["characters"], () => table.sheetsChanged()); // the shared table: the GM checks sheet rolls with a player's characters

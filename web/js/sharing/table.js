@@ -11,6 +11,7 @@
 // window.pyrules.debug.{tamperNextTableRoll, tamperNextRelay, tableSend} (README, « La table partagée »).
 
 import { storageGet, storageSet } from "../lib/dom.js";
+import { pageStore } from "../lib/page-store.js";
 import { cleanColour } from "../lib/dice-colours.js";
 import { prefs } from "../ui/dice-settings.js";
 import { onLangChange, t } from "../lib/i18n.js";
@@ -65,6 +66,7 @@ export class Table {
     this.busy = false; // an invite is being made
     this.failed = null; // the last join that did not complete: {error} until the next invite or join
     this.screen = new TableScreen(root, this, toasts);
+    pageStore.subscribe(["table"], () => this.screen.draw()); // the table as the store has it
     this.reader = new QrReader(loadDecoder);
     this.offer = inviteOffer(location.hash);
     addEventListener("hashchange", () => this.opened());
@@ -87,6 +89,7 @@ export class Table {
         this.screen.notice(t("table.away", { host: player.host ?? t("table.gm") }));
       }
     }
+    this.changed();
   }
 
   /** Whether the other devices' rolls play on this device's stage (on by default on the GM's). */
@@ -126,7 +129,7 @@ export class Table {
       roster,
       onChange: () => {
         this.save();
-        this.screen.draw();
+        this.changed();
       },
       onRoll: (entry) => this.arrived(entry),
       onNotice: (info) => {
@@ -144,7 +147,7 @@ export class Table {
       call: this.call,
       colour: () => cleanColour(prefs.colour),
       sheets: this.sheets,
-      onChange: () => this.screen.draw(),
+      onChange: () => this.changed(),
       onRoll: (entry) => this.arrived(entry),
       onNotice: (info) => {
         if (info.kind === "timeout") this.screen.notice(t("table.error.join-timeout"));
@@ -153,6 +156,15 @@ export class Table {
         if (info.kind !== "junk") this.screen.toast({ text: this.screen.noticeLine.textContent });
       },
     });
+  }
+
+  /**
+   * The table changed (players, their links, rolls): the page store's `table` slice is
+   * written again ({role, players, rolls}, a new object each time), and its subscribers, this
+   * screen first, hear it.
+   */
+  changed() {
+    pageStore.set({ table: { role: this.host ? "gm" : this.player ? "player" : null, players: this.peers(), rolls: this.received.length + this.mine.length } });
   }
 
   /** This device's characters changed: the GM gets them (a player at a table). */
@@ -171,7 +183,7 @@ export class Table {
     const mine = this.mine.find((e) => e.hidden && e.h === h);
     if (mine) Object.assign(mine, { hidden: false, revealed: true });
     this.save();
-    this.screen.draw();
+    this.changed();
     return true;
   }
 
@@ -285,7 +297,7 @@ export class Table {
     } else return;
     this.mine = [...this.mine, entry].slice(-MAX_LOG);
     this.save();
-    this.screen.draw();
+    this.changed();
   }
 
   /**
@@ -308,7 +320,7 @@ export class Table {
     }
     this.screen.toast(this.screen.rollToast(entry));
     this.save();
-    this.screen.draw();
+    this.changed();
   }
 
   // ----------------------------------------------------------------- hooks
