@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,8 +72,30 @@ def describe_system(system: System[Any]) -> dict[str, Any]:
 
 
 def describe() -> dict[str, Any]:
-    return {
+    """The ``systems`` answer: every system, the play ops' fields, and their ``digest``."""
+    described = {
         "version": __version__,
         "systems": [describe_system(s) for s in SYSTEMS.values()],
         "play": PLAY,
     }
+    return {**described, "digest": _digest(described)}
+
+
+_DIGESTS: dict[tuple[Any, ...], str] = {}
+
+
+def digest() -> str:
+    """A digest of :func:`describe` (16 hex digits of the SHA-256 of its JSON, keys sorted),
+    given by the ``version`` op: a page drawn from a description with the same digest (the one
+    its build baked in, or the one it kept) skips its ``systems`` call (issue 40). Kept for
+    as long as the registry holds the same systems."""
+    key = tuple(map(id, (*SYSTEMS.values(), *SHEETS.values())))
+    if key not in _DIGESTS:
+        _DIGESTS.clear()
+        _DIGESTS[key] = describe()["digest"]
+    return _DIGESTS[key]
+
+
+def _digest(described: dict[str, Any]) -> str:
+    text = json.dumps(described, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

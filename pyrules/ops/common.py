@@ -11,7 +11,7 @@ from typing import Any
 from .. import __version__
 from ..errors import ApiError
 from ..qr import check_text, qr
-from ..registry import describe
+from ..registry import describe, digest
 from .base import Checked, Op
 
 
@@ -55,7 +55,7 @@ def run_seat(c: Checked) -> dict[str, Any]:
 
 COMMON_OPS = {
     "systems": Op(_nothing, lambda c: describe()),
-    "version": Op(_nothing, lambda c: {"version": __version__}),
+    "version": Op(_nothing, lambda c: {"version": __version__, "digest": digest()}),
     "qr": Op(parse_qr, lambda c: qr(c["text"])),
     "seat": Op(parse_seat, run_seat),
 }

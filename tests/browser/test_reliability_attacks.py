@@ -71,8 +71,11 @@ def link_of(payload: Any) -> str:
 
 
 def test_systems_cache_with_string_choices_still_starts(app: App) -> None:
+    """A description kept by another build (another digest) is drawn while the engine starts:
+    damaged, it is set aside and told, and the engine's own answer is drawn."""
     app.reset()
     description = local_handle({"op": "systems"})["result"]
+    description["digest"] = "0123456789abcdef"  # kept by another build
     for field in description["systems"][0]["fields"]:
         if "choices" in field:
             field["choices"] = "revised"  # `choices.some is not a function` while drawn
@@ -82,6 +85,23 @@ def test_systems_cache_with_string_choices_still_starts(app: App) -> None:
     assert "la copie locale des systèmes de jeu" in notice_text(app, "corrupt")
     assert json.loads(quarantined(app, "pyrules:systems")[-1]) == description
     app.page.click("#notice-corrupt [data-action=close]")
+
+
+def test_a_kept_description_that_claims_the_build_s_digest_is_not_read(app: App) -> None:
+    """Issue 40: the page trusts only the digest of the description its build baked in. A
+    kept one that claims that digest, whatever it holds, is not drawn: the build's own is,
+    and the engine, saying the same digest at ready, is not asked for it."""
+    app.reset()
+    description = local_handle({"op": "systems"})["result"]
+    for field in description["systems"][0]["fields"]:
+        if field["name"] == "pot":
+            field["max"] = 3  # a bound the engine has not
+    store(app, {"pyrules:systems": description, "pyrules:state": {"system": "pool"}})
+    app.reload()
+    roll_works(app)
+    assert app.page.get_attribute("#f-actor-pool-pot", "max") == "40"
+    kept = app.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:systems'))")
+    assert kept == description  # no `systems` call at ready: nothing written over it
 
 
 def test_history_entry_with_a_trap_param_is_set_aside(app: App) -> None:

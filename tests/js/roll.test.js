@@ -28,10 +28,12 @@ test("a stored state keeps only what is well formed", () => {
 });
 
 test("a kept description needs a systems list; its play ops must be an object", () => {
-  assert.deepEqual(restoreSystems(null), { systems: null, play: null });
-  assert.deepEqual(restoreSystems({ systems: "pool", play: {} }), { systems: null, play: {} });
+  assert.deepEqual(restoreSystems(null), { systems: null, play: null, digest: null });
+  assert.deepEqual(restoreSystems({ systems: "pool", play: {}, digest: "ab" }), { systems: null, play: {}, digest: null });
   const systems = [{ id: "d100" }];
-  assert.deepEqual(restoreSystems({ systems, play: "no" }), { systems, play: null });
+  assert.deepEqual(restoreSystems({ systems, play: "no" }), { systems, play: null, digest: null });
+  assert.deepEqual(restoreSystems({ systems, digest: 7 }), { systems, play: null, digest: null });
+  assert.deepEqual(restoreSystems({ systems, digest: "7885063af3e86351" }), { systems, play: null, digest: "7885063af3e86351" });
 });
 
 test("the current system is the stored one, else the first; each system and side has its own values", () => {

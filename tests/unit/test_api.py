@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from fractions import Fraction
 
@@ -269,7 +270,29 @@ def test_null_means_default() -> None:
 
 
 def test_version_op() -> None:
-    assert call({"op": "version"}) == {"ok": True, "result": {"version": __version__}}
+    systems = ok({"op": "systems"})
+    assert call({"op": "version"}) == {
+        "ok": True, "result": {"version": __version__, "digest": systems["digest"]}}
+
+
+def test_the_digest_is_the_description_s_and_follows_any_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page skips its ``systems`` call when the engine's digest is the one of the
+    description it was drawn from (issue 40): the digest changes with any change of it."""
+    from pyrules import registry
+
+    systems = ok({"op": "systems"})
+    described = {k: v for k, v in systems.items() if k != "digest"}
+    text = json.dumps(described, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert systems["digest"] == hashlib.sha256(text.encode()).hexdigest()[:16]
+    before = ok({"op": "version"})["digest"]
+    other = type(registry.SYSTEMS["pool"])()  # another pool system, citing another document
+    other.doc = "another document"
+    monkeypatch.setitem(registry.SYSTEMS, "pool", other)
+    after = ok({"op": "version"})["digest"]
+    assert after != before and after == ok({"op": "systems"})["digest"]
+    monkeypatch.undo()
+    assert ok({"op": "version"})["digest"] == before
 
 
 def test_a_field_says_which_field_it_replaces() -> None:

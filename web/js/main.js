@@ -77,14 +77,18 @@ engine.start();
 
 Object.assign(app.state, restoreState(storageGet(STATE_KEY, {})));
 app.subscribe(STORED_KEYS, () => saveState()); // from now on, what is kept between visits follows the store
-({ systems: app.systems, play: app.play } = restoreSystems(storageGet(SYSTEMS_KEY, null)));
-// A first visit has no description kept from an earlier one: the build ships the engine's
-// own answer to {"op": "systems"} (systems.json), so that the forms can be filled in while
-// the engine starts. The engine's answer replaces it once ready.
-// The bundled page has that answer written in (BUILT_SYSTEMS, tools/bundle-page.mjs): its
-// forms are drawn from its first tasks, with no request.
-if (!app.systems && typeof BUILT_SYSTEMS !== "undefined") {
-  ({ systems: app.systems, play: app.play } = restoreSystems(BUILT_SYSTEMS));
+// The description the forms are drawn from while the engine starts. The bundled page has the
+// engine's own answer to {"op": "systems"} written in (BUILT_SYSTEMS, tools/bundle-page.mjs),
+// with its digest: drawn from its first tasks with no request, and, when the engine says the
+// same digest at ready, never asked for (app/boot.js). A description kept from an earlier
+// visit of another build (another digest) is drawn instead, checked as untrusted, and
+// replaced by the engine's answer once ready; one that claims this build's digest is not
+// read: the build's own is drawn. A page with neither fetches systems.json (screen.js).
+{
+  const kept = restoreSystems(storageGet(SYSTEMS_KEY, null));
+  const built = typeof BUILT_SYSTEMS !== "undefined" ? restoreSystems(BUILT_SYSTEMS) : null;
+  const start = built?.systems && (!kept.systems || kept.digest === built.digest) ? built : { ...kept, digest: null };
+  ({ systems: app.systems, play: app.play, digest: app.digest } = start);
 }
 const bundledSystems = app.systems
   ? null

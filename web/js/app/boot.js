@@ -30,6 +30,13 @@ export function watchEngine({ engine, app, panel, hooks, updateRollButton, onRes
       updateRollButton();
       return;
     }
+    hooks.version = event.detail.version;
+    // The page was drawn from the engine's own description (the build's, or the one kept from
+    // an earlier visit, of the same digest): no `systems` call (issue 40).
+    if (app.digest !== null && app.digest === event.detail.digest) {
+      started(event.detail, false, event.detail.version);
+      return;
+    }
     panel.progress({ step: "systems" });
     let answer;
     try {
@@ -42,19 +49,24 @@ export function watchEngine({ engine, app, panel, hooks, updateRollButton, onRes
       failed("systems", answer.error.message);
       return;
     }
-    hooks.version = event.detail.version;
     const fresh = answer.result.systems;
     const changed = JSON.stringify(fresh) !== JSON.stringify(app.systems) || JSON.stringify(answer.result.play) !== JSON.stringify(app.play);
     app.systems = fresh;
     app.play = answer.result.play ?? null;
-    storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh, play: app.play });
+    app.digest = typeof answer.result.digest === "string" ? answer.result.digest : null;
+    storageSet(SYSTEMS_KEY, { version: answer.result.version, systems: fresh, play: app.play, digest: app.digest });
+    started(event.detail, changed, answer.result.version);
+  });
+
+  /** The first boot is over: the forms follow the description (changed), a roll is possible. */
+  function started(detail, changed, version) {
     onSystems(changed);
     app.engineReady = true;
     app.booted = true;
     reveal();
     panel.progress({ step: "ready" });
-    onReady(event.detail, answer.result.version);
-  });
+    onReady(detail, version);
+  }
 }
 
 /**

@@ -312,7 +312,7 @@ export class Engine extends EventTarget {
       this.state = "ready";
       this.lastActivity = performance.now();
       this.armWatchdog(true);
-      this.info = { version: data.version, build: data.build, path: data.path };
+      this.info = { version: data.version, build: data.build, path: data.path, digest: typeof data.digest === "string" ? data.digest : null };
       this.emit("ready", this.info);
       this.resolveReady(this.info);
     } else if (data.type === "boot") {

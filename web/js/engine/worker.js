@@ -36,7 +36,8 @@
 //                                             cachedProblem: why a stored raw copy was refused;
 //                                             timings: ms since the worker was created, per step;
 //                                             origin: the worker's performance.timeOrigin
-//   {type: "ready", version, build, path}
+//   {type: "ready", version, build, path, digest}   digest: of the engine's description
+//                                       (its `version` answer), or null
 //   {type: "snapshot", stored, reason, began} after ready and the page's first answers: the
 //                                             raw snapshot kept or why not; began: when
 //                                             storing began (ms, as timings)
@@ -181,6 +182,17 @@ function getHandle(pyodide) {
   return pyodide.pyimport("pyrules.api").handle;
 }
 
+/** The digest of the engine's description (its `version` answer): the page skips its
+ * `systems` call when it was drawn from a description of the same digest (app/boot.js). */
+function engineDigest(fn) {
+  try {
+    const answer = JSON.parse(fn(JSON.stringify({ op: "version" })));
+    return answer.ok && typeof answer.result.digest === "string" ? answer.result.digest : null;
+  } catch {
+    return null; // the page asks for the description
+  }
+}
+
 function checkHandle(fn, info) {
   const answer = JSON.parse(fn(JSON.stringify({ op: "version" })));
   if (!answer.ok || answer.result.version !== info.version) {
@@ -305,7 +317,7 @@ async function boot() {
   try {
     handle = await restore(pyodideModule, info);
     bootDone("snapshot", null);
-    post({ type: "ready", version: info.version, build: info.build, path: "snapshot" });
+    post({ type: "ready", version: info.version, build: info.build, path: "snapshot", digest: engineDigest(handle) });
     if (snapshotSource === "network") keepRawSnapshot(info, () => snapshotPromise); // not awaited
     else snapshotPromise.then((snapshot) => (snapshot.packed = null)); // nothing kept
     return;
@@ -322,7 +334,7 @@ async function boot() {
   console.warn("[pyrules] snapshot not used, booting normally:", fallback);
   handle = await fresh(pyodideModule, info);
   bootDone("fresh", fallback);
-  post({ type: "ready", version: info.version, build: info.build, path: "fresh" });
+  post({ type: "ready", version: info.version, build: info.build, path: "fresh", digest: engineDigest(handle) });
   if (snapshotSource === "cache") keepRawSnapshot(info, () => fetchSnapshot(info, fetchOK)); // refetched
 }
 

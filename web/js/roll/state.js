@@ -21,11 +21,17 @@ export function restoreState(saved) {
   };
 }
 
-/** A kept description of the systems ({systems, play}); {systems: null, play: null} if none. */
+/**
+ * A kept description of the systems ({systems, play, digest}); nulls if none. `digest` is the
+ * engine's digest of that description: the page skips its `systems` call when the engine has
+ * the same (app/boot.js).
+ */
 export function restoreSystems(kept) {
+  const systems = kept && Array.isArray(kept.systems) ? kept.systems : null;
   return {
-    systems: kept && Array.isArray(kept.systems) ? kept.systems : null,
+    systems,
     play: kept && kept.play && typeof kept.play === "object" ? kept.play : null,
+    digest: systems && typeof kept.digest === "string" ? kept.digest : null,
   };
 }
 
@@ -41,13 +47,13 @@ export function seedOr(asked, fresh) {
 
 /** The keys of the state kept between visits (app.state), and those that live while the page does. */
 export const STORED_KEYS = ["system", "mode", "physical", "values", "ui"];
-export const LIVE_KEYS = ["systems", "play", "engineReady", "booted", "safeStarted", "forms", "current", "rolling", "formError"];
+export const LIVE_KEYS = ["systems", "play", "digest", "engineReady", "booted", "safeStarted", "forms", "current", "rolling", "formError"];
 
 /**
  * The roll screen's state, in one store (lib/store.js): `app.store` holds every key, and
  * `app.key = v` / `app.state.key = v` are store writes whose subscribers run. `state` is
- * what is stored; the rest lives while the page does: systems and play (the engine's
- * description), engineReady, booted (the first boot is over), safeStarted, forms (one
+ * what is stored; the rest lives while the page does: systems, play and digest (the engine's
+ * description and its digest), engineReady, booted (the first boot is over), safeStarted, forms (one
  * SideForm per side), current (the roll on the result card: {request, result, entry, base,
  * replay, recorded}), rolling (a roll is being sent: the pipeline's origin, or null) and
  * formError (a side of the roll form shows an error: the roll bar greys its chance out).
@@ -58,6 +64,7 @@ export function createRollApp(stored = {}, store = createStore()) {
     ...restoreState(stored),
     systems: null,
     play: null,
+    digest: null,
     engineReady: false,
     booted: false,
     safeStarted: false,
