@@ -31,8 +31,8 @@ export function watchEngine({ engine, app, panel, hooks, updateRollButton, onRes
       return;
     }
     hooks.version = event.detail.version;
-    // The page was drawn from the engine's own description (the build's, or the one kept from
-    // an earlier visit, of the same digest): no `systems` call (issue 40).
+    // The page was drawn from the description its build baked in, whose digest the engine
+    // says at ready (main.js trusts no other): no `systems` call (issue 40).
     if (app.digest !== null && app.digest === event.detail.digest) {
       started(event.detail, false, event.detail.version);
       return;

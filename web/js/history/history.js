@@ -24,7 +24,7 @@ const PAGE = 200; // rolls drawn at a time (all are kept)
 export class History {
   /** store: the page's store, whose `history` slice this writes (every roll kept, newest first). */
   constructor({ store, list, count, systems, onAgain, onReview, onShare }) {
-    this.page = store;
+    this.pageStore = store;
     this.list = list;
     this.count = count;
     this.systems = systems; // () => systems description list
@@ -91,7 +91,7 @@ export class History {
   }
   /** The store's `history` slice follows every change (add, update, clear, another tab). */
   notify() {
-    this.page?.set({ history: this.entries });
+    this.pageStore?.set({ history: this.entries });
   }
 
   find(id) {

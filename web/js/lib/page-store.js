@@ -7,8 +7,8 @@
 //   characters                    characters/view.js (the stored characters, sorted)
 //   fight                         combat/combat.js (the fight)
 //   table                         sharing/table.js (the shared table: role, players, rolls)
-//   system, mode, physical, values, ui, systems, play, engineReady, booted, safeStarted,
-//   forms, current, rolling, formError      roll/state.js (the roll screen)
+//   system, mode, physical, values, ui, systems, play, digest, engineReady, booted,
+//   safeStarted, forms, current, rolling, formError      roll/state.js (the roll screen)
 // main.js creates nothing else: it wires the owners to this store.
 
 import { createStore } from "./store.js";
