@@ -12,6 +12,7 @@ import pytest
 import build
 
 from .conftest import ROOT, SETTLED, App, local_handle
+from .helpers import engine_requests
 
 CSP = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
@@ -136,49 +137,6 @@ def test_nothing_the_page_animates_while_starting_needs_a_layout(
         )
     finally:
         app.context.close()
-
-
-def engine_requests() -> list[Any]:
-    systems = local_handle({"op": "systems"})["result"]["systems"]
-    requests: list[Any] = [
-        {"op": "systems"},
-        {"op": "systems", "lang": "en"},
-        {"op": "version"},
-        {"op": "nope"},
-        {"op": "roll", "system": "nope", "params": {}},
-        {"op": "roll", "system": "pool", "params": {"pot": 99}},
-        {"op": "roll", "system": "pool", "params": {"bogus": 1}, "lang": "en"},
-        {"op": "roll", "system": "pool", "params": {"pot": 6, "diff": 4, "dice": "1,4,1,1,6,3"}},
-        {"op": "roll", "system": "pool", "params": {"flame": 2, "augmentations": 1}, "seed": 0},
-        # The engine's libraries (lark, icepool, segno), imported at their first use: after a
-        # snapshot restore, from the wheels the worker puts back on sys.path.
-        {"op": "odds", "system": "notation", "params": {"expression": "4d6kh3!+1dF-2d4ro1"}},
-        {"op": "roll", "system": "notation", "params": {"expression": "5d10>=8"}, "seed": 5},
-        {"op": "qr", "text": "https://example.org/pyrules/#replay=eyJ2IjoxfQ"},
-        {
-            "op": "oppose",
-            "system": "d6",
-            "actor": {"pc": False},
-            "opponent": {"pc": False},
-            "seed": 0,
-        },
-        {
-            "op": "oppose",
-            "system": "pool",
-            "actor": {"pot": 5},
-            "opponent": {"pot": 7},
-            "seed": 2**53 - 1,
-        },
-        {"op": "dice", "system": "pool", "params": {"pot": 6, "flame": -2}},
-        "{not json",
-    ]
-    for i, system in enumerate(systems):
-        requests.append({"op": "roll", "system": system["id"], "params": {}, "seed": 1000 + i})
-        requests.append({"op": "odds", "system": system["id"], "params": {}})
-        requests.append(
-            {"op": "oppose", "system": system["id"], "actor": {}, "opponent": {}, "seed": 77}
-        )
-    return requests
 
 
 def test_call_answers_exactly_what_pyrules_api_handle_answers(app: App) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle
-from .test_reliability_storage import set_aside_items
+from .helpers import set_aside_items
 
 NO_IDB = "Object.defineProperty(window, 'indexedDB', {get() { return undefined; }});"
 ASIDE_KEY = "pyrules:quarantine:pyrules:characters:2026-01-02T10:00:00.000Z"

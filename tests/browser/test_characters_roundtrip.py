@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle
+from .helpers import stored_characters
 
 NO_IDB = "Object.defineProperty(window, 'indexedDB', {get() { return undefined; }});"
 
@@ -57,18 +58,7 @@ def stored(app: App, idb: bool) -> dict[str, Any]:
     if not idb:
         raw = app.page.evaluate("() => localStorage.getItem('pyrules:characters')")
         return dict(json.loads(raw or "{}"))
-    records: list[dict[str, Any]] = app.page.evaluate(
-        """() => new Promise((resolve, reject) => {
-            const open = indexedDB.open('pyrules');
-            open.onsuccess = () => {
-              const req = open.result.transaction('characters').objectStore('characters').getAll();
-              req.onsuccess = () => { resolve(req.result); open.result.close(); };
-              req.onerror = () => reject(req.error);
-            };
-            open.onerror = () => reject(open.error);
-        })"""
-    )
-    return {record["id"]: record for record in records}
+    return {record["id"]: record for record in stored_characters(app)}
 
 
 def sent(app: App) -> list[dict[str, Any]]:

@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 from .conftest import App, first_seed, local_handle
-from .test_roll import flame_cells, reset_values
-from .test_table_replay_stats import wait_luck
+from .helpers import flame_cells, reset_values, wait_luck
 
 
 @pytest.fixture(autouse=True)

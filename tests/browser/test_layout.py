@@ -10,36 +10,9 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle, outcome_label, signed, wait_announced
+from .helpers import SMALL_TARGETS
 
 SIZES = [("tablet-landscape", 1024, 768), ("tablet-portrait", 768, 1024), ("phone", 360, 740)]
-
-# Visible controls smaller than 44 × 44 CSS pixels (radios and checkboxes are drawn by
-# their labels, so the labels are measured instead).
-SMALL_TARGETS = """
-() => {
-  const out = [];
-  const seen = (el) => {
-    const r = el.getBoundingClientRect();
-    const style = getComputedStyle(el);
-    return r.width > 2 && r.height > 2 && style.visibility !== 'hidden' && el.offsetParent !== null;
-  };
-  const controls = [...document.querySelectorAll('button, select, summary, input, label[for]')];
-  for (const el of controls) {
-    if (el.matches('input[type=radio], input[type=checkbox]')) continue;
-    if (!seen(el)) continue;
-    if (el.matches('label[for]')) {
-      const target = document.getElementById(el.htmlFor);
-      if (!target || !target.matches('input[type=radio], input[type=checkbox]')) continue;
-    }
-    const r = el.getBoundingClientRect();
-    if (r.height < 44 || (r.width < 44 && !el.matches('summary'))) {
-      const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
-      out.push(`${el.tagName.toLowerCase()}#${el.id || ''}.${el.className} ${size}`);
-    }
-  }
-  return out;
-}
-"""
 
 
 @pytest.fixture(scope="module")

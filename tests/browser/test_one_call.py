@@ -15,17 +15,20 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle
-from .test_roll import reset_values
-from .test_table_characters import (
+from .helpers import (
+    act,
+    add_quick,
     create_d6,
+    fighter,
     history_entries,
     make_darate,
     open_situation,
+    pick_aldric,
     pick_character,
+    reset_values,
     stored_characters,
     wait_history,
 )
-from .test_table_combat import act, add_quick, fighter, pick_aldric
 
 
 def sent(app: App) -> list[dict[str, Any]]:

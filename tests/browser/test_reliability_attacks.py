@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle
-from .test_reliability_storage import (
+from .helpers import (
     GOOD,
     GOOD_ENTRY,
     local,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle, percent_value
-from .test_layout import SMALL_TARGETS
+from .helpers import SMALL_TARGETS
 
 BIG = {  # the heaviest settings the bounds allow: a 5 000-roll chunk keeps the worker busy
     "op": "fairness",

@@ -21,8 +21,18 @@ from typing import Any
 
 import pytest
 
-from .conftest import App, local_handle
-from .test_layout import SMALL_TARGETS
+from .conftest import App
+from .helpers import (
+    GOOD,
+    GOOD_ENTRY,
+    OPEN_DB,
+    QUOTA,
+    SMALL_TARGETS,
+    local,
+    notice_text,
+    put_record,
+    quarantined,
+)
 
 KEYS = [
     "pyrules:history",
@@ -33,82 +43,13 @@ KEYS = [
     "pyrules:fight",
     "pyrules:fight-undo",
 ]
-QUARANTINE = "pyrules:quarantine:"
 
-# Storage "full" on demand (kept across reloads in sessionStorage, which it never blocks).
-QUOTA = """
-(() => {
-  const full = () => {
-    try {
-      return sessionStorage.getItem("__full") === "1";
-    } catch {
-      return false;
-    }
-  };
-  const quota = () => new DOMException("The quota has been exceeded.", "QuotaExceededError");
-  const setItem = Storage.prototype.setItem;
-  Storage.prototype.setItem = function (key, value) {
-    if (this === window.localStorage && full()) throw quota();
-    return setItem.call(this, key, value);
-  };
-  const put = IDBObjectStore.prototype.put;
-  IDBObjectStore.prototype.put = function (...args) {
-    if (full()) throw quota();
-    return put.apply(this, args);
-  };
-})();
-"""
 
-GOOD = {
-    "id": "c-good",
-    "system": "d100",
-    "name": "Gardée",
-    "note": "",
-    "pc": True,
-    "stats": {},
-    "entries": [{"id": "e-1", "label": "Tir", "params": {"value": 55}}],
-    "created": "2026-01-01T10:00:00.000Z",
-    "updated": "2026-01-01T10:00:00.000Z",
-}
 JUNK_RECORD = {"name": "Broken", "id": 7, "entries": "nope"}
-
-ROLL = local_handle({"op": "roll", "system": "d100", "params": {"value": 50}, "seed": 5})["result"]
-GOOD_ENTRY = {
-    "id": "h-good",
-    "time": "2026-01-01T10:00:00.000Z",
-    "system": "d100",
-    "mode": "roll",
-    "params": ROLL["params"],
-    "outcome": ROLL["outcome"],
-    "margin": ROLL["margin"],
-    "seed": 5,
-    "physical": False,
-}
 
 
 def seed_js(values: dict[str, str]) -> str:
     return f"Object.entries({json.dumps(values)}).forEach(([k, v]) => localStorage.setItem(k, v))"
-
-
-def local(app: App) -> dict[str, str]:
-    stored: dict[str, str] = app.page.evaluate("() => ({...localStorage})")
-    return stored
-
-
-def quarantined(app: App, key: str) -> list[str]:
-    """Raw texts set aside for `key`, oldest first."""
-    stored = local(app)
-    prefix = f"{QUARANTINE}{key}:"
-    return [stored[name] for name in sorted(stored) if name.startswith(prefix)]
-
-
-OPEN_DB = """
-const openDB = () => new Promise((resolve, reject) => {
-  const open = indexedDB.open("pyrules");
-  open.onsuccess = () => resolve(open.result);
-  open.onerror = () => reject(open.error);
-});
-"""
 
 
 def read_db(app: App) -> dict[str, Any]:
@@ -138,24 +79,6 @@ def read_db(app: App) -> dict[str, Any]:
     return found
 
 
-def put_record(app: App, record: dict[str, Any]) -> None:
-    app.page.evaluate(
-        "async (record) => {"
-        + OPEN_DB
-        + """
-        const db = await openDB();
-        await new Promise((resolve, reject) => {
-          const tx = db.transaction("characters", "readwrite");
-          tx.objectStore("characters").put(record);
-          tx.oncomplete = resolve;
-          tx.onerror = () => reject(tx.error);
-        });
-        db.close();
-        }""",
-        record,
-    )
-
-
 def page_is_usable(app: App) -> None:
     """Not blank: the forms are there, a roll works, every screen opens."""
     page = app.page
@@ -166,19 +89,6 @@ def page_is_usable(app: App) -> None:
         page.click(f"#tab-{view}")
         page.wait_for_selector(f"#view-{view}:not([hidden])")
         assert page.locator(f"#view-{view} .view-loading").count() == 0
-
-
-def notice_text(app: App, kind: str) -> str:
-    app.page.wait_for_selector(f"#notice-{kind}")
-    return app.page.inner_text(f"#notice-{kind}")
-
-
-def set_aside_items(app: App, record_id: str) -> list[dict[str, Any]]:
-    """The damaged-data notice's download: the items set aside for the record `record_id`."""
-    with app.page.expect_download() as info:
-        app.page.click("#notice-corrupt [data-action=download]")
-    items = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))["items"]
-    return [item for item in items if json.loads(item["raw"]).get("id") == record_id]
 
 
 def history_count(app: App) -> int:

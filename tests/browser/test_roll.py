@@ -10,9 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle, outcome_label, percent_value, signed, wait_announced
-
-SYSTEMS = local_handle({"op": "systems"})["result"]["systems"]
-BY_ID = {s["id"]: s for s in SYSTEMS}
+from .helpers import BY_ID, SYSTEMS, flame_cells, reset_values
 
 
 @pytest.fixture(autouse=True)
@@ -29,29 +27,6 @@ def fresh_form(app: App) -> Iterator[None]:
 def switch_language(app: App, language: str) -> None:
     app.page.click(f"[data-lang={language}]")
     app.page.wait_for_function("(l) => document.documentElement.lang === l", arg=language)
-
-
-def reset_values(app: App, system_id: str, sides: tuple[str, ...] = ("actor",)) -> None:
-    """Pick a system and put every field of the given sides back to its default."""
-    page = app.page
-    app.pick_system(system_id)
-    page.evaluate("() => document.querySelectorAll('details.advanced').forEach(d => d.open = true)")
-    for side in sides:
-        for field in BY_ID[system_id]["fields"]:
-            selector = app.field(side, system_id, field["name"])
-            default = field["default"]
-            if field["type"] == "int":
-                page.fill(selector, "" if default is None else str(default))
-            elif field["type"] == "text":
-                page.fill(selector, default or "")
-            elif field["type"] == "bool":
-                page.set_checked(selector, bool(default), force=True)
-            elif field["type"] == "choice":
-                if page.locator(f"select{selector}").count():
-                    page.select_option(selector, "" if default is None else str(default))
-                else:
-                    page.click(f"label[for={selector[1:]}-{default}]")
-    app.settle()
 
 
 def card(app: App) -> dict[str, Any]:
@@ -413,16 +388,6 @@ def test_opposed_error_names_the_side(app: App) -> None:
     assert page.get_attribute(field, "aria-invalid") == "true"
     assert page.get_attribute(app.field("actor", "pool", "diff"), "aria-invalid") is None
     page.fill(field, "4")
-
-
-def flame_cells(app: App) -> list[dict[str, Any]]:
-    return app.page.eval_on_selector_all(
-        "#result .die-cell.placeable",
-        """(cells) => cells.map((c) => ({face: Number(c.dataset.face),
-            rolled: Number(c.dataset.rolled),
-            minus: !c.querySelector('.place--minus').disabled,
-            plus: !c.querySelector('.place--plus').disabled}))""",
-    )
 
 
 def test_flame_dice_placement_can_be_changed_and_reset(app: App) -> None:

@@ -27,7 +27,7 @@ import pytest
 import build
 
 from .conftest import App, local_handle
-from .test_boot import engine_requests
+from .helpers import engine_requests
 
 UNSEEDED = {"op": "roll", "system": "pool", "params": {"pot": 8, "flame": 2}}
 

@@ -6,7 +6,6 @@ skipping, reduced motion and the sound switch. Screenshots in test-output/screen
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 
 from .conftest import App, first_seed, local_handle
+from .helpers import import_characters
 
 SIZES = [("tablet-portrait", 768, 1024), ("tablet-landscape", 1024, 768), ("phone", 360, 740)]
 STAGE = "[data-roll-stage]"
@@ -178,14 +178,7 @@ def test_every_entry_point_plays_on_the_stage_in_view(
     close_stage(app)
 
     # 4. A character's quick roll.
-    path = tmp_path / "aldric.json"
-    path.write_text(
-        json.dumps({"format": "pyrules-characters", "version": 1, "characters": [ALDRIC]}),
-        encoding="utf-8",
-    )
-    page.click("#tab-characters")
-    page.set_input_files("#chars-import-file", str(path))
-    page.wait_for_selector("#char-detail .sheet-name:text-is('Aldric')")
+    import_characters(app, tmp_path / "aldric.json", [ALDRIC])
     app.set_seed(5)
     page.click("#char-detail .entry-roll >> nth=0")
     stage_seen(app)

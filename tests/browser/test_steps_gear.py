@@ -4,7 +4,7 @@ of each (document 004), and the quick roll shows the engine's total."""
 from __future__ import annotations
 
 from .conftest import App, local_handle
-from .test_table_characters import history_entries, show, stored_characters, wait_history
+from .helpers import history_entries, show, stored_characters, wait_history
 
 
 def test_a_sheet_lists_several_weapons_and_only_the_best_counts(app: App) -> None:

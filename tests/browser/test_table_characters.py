@@ -15,8 +15,18 @@ from typing import Any
 import pytest
 
 from .conftest import App, first_seed, local_handle, outcome_label, signed, wait_announced
-from .test_layout import SMALL_TARGETS
-from .test_reliability_storage import set_aside_items
+from .helpers import (
+    SMALL_TARGETS,
+    create_d6,
+    history_entries,
+    make_darate,
+    open_situation,
+    pick_character,
+    set_aside_items,
+    show,
+    stored_characters,
+    wait_history,
+)
 
 SYSTEMS = local_handle({"op": "systems"})["result"]
 D6_DEFAULTS = {
@@ -38,79 +48,16 @@ def fr_word(n: int, words: str) -> str:
     return words if abs(n) < 2 else " ".join(f"{w}s" for w in words.split())
 
 
-def show(app: App, view: str) -> None:
-    app.page.click(f"#tab-{view}")
-    app.page.wait_for_selector(f"#view-{view}:not([hidden])")
-
-
 def names(app: App) -> list[str]:
     return app.page.eval_on_selector_all(
         "#char-list .char-card-name", "nodes => nodes.map(n => n.textContent)"
     )
 
 
-def pick_character(app: App, name: str) -> None:
-    app.page.click(f"#char-list .char-card:has(.char-card-name:text-is('{name}'))")
-    app.page.wait_for_selector(f"#char-detail .sheet-name:text-is('{name}')")
-
-
-def history_entries(app: App) -> list[dict[str, Any]]:
-    return app.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history') || '[]')")
-
-
-def stored_characters(app: App) -> list[dict[str, Any]]:
-    return app.page.evaluate(
-        """() => new Promise((resolve, reject) => {
-            const open = indexedDB.open('pyrules');
-            open.onsuccess = () => {
-              const req = open.result.transaction('characters').objectStore('characters').getAll();
-              req.onsuccess = () => { resolve(req.result); open.result.close(); };
-              req.onerror = () => reject(req.error);
-            };
-            open.onerror = () => reject(open.error);
-        })"""
-    )
-
-
-def wait_history(app: App, count: int) -> None:
-    app.page.wait_for_function(
-        "(n) => document.querySelectorAll('#history .history-entry').length === n", arg=count
-    )
-
-
-def create_d6(
-    app: App, name: str, *, pc: bool, flame: int, entries: list[tuple[str, int, int]]
-) -> None:
-    page = app.page
-    page.click("#char-new")
-    page.fill("#char-name", name)
-    page.click("label[for=char-system-d6]")
-    if not pc:
-        page.click("label[for=char-pc]")
-    page.fill("#f-stats-d6-flame", str(flame))
-    for index, (label, attribute, skill) in enumerate(entries):
-        page.click("#entry-add")
-        page.fill(f"#entry-label-{index}", label)
-        page.fill(f"#f-e{index}-d6-attribute", str(attribute))
-        page.fill(f"#f-e{index}-d6-skill", str(skill))
-    page.click("#char-save")
-    page.wait_for_selector(f"#char-detail .sheet-name:text-is('{name}')")
-
-
-def make_darate(app: App) -> None:
-    """The d6 player character most tests use: Épée 5 + 3, Perception 2 + 1, Flamme 2."""
-    show(app, "characters")
-    create_d6(app, "Darate", pc=True, flame=2, entries=[("Épée", 5, 3), ("Perception", 2, 1)])
-
-
 def d6_params(attribute: int, skill: int, *, flame: int, pc: bool, **extra: Any) -> dict[str, Any]:
     params = {**D6_DEFAULTS, "attribute": attribute, "skill": skill, "flame": flame, "pc": pc}
     params.update(extra)
     return params
-
-
-def open_situation(app: App) -> None:
-    app.page.evaluate("() => { document.getElementById('situation').open = true; }")
 
 
 def check_screen(app: App, label: str) -> None:

@@ -8,7 +8,6 @@ and sets up its own fight (`start_fight`): any test runs alone, in any order."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,21 +15,8 @@ from typing import Any
 import pytest
 
 from .conftest import App, local_handle
-from .test_layout import SMALL_TARGETS
+from .helpers import SMALL_TARGETS, act, add_quick, fighter, import_aldric, log_count, pick_aldric
 
-ALDRIC = {
-    "id": "aldric",
-    "system": "steps",
-    "name": "Aldric",
-    "note": "Chevalier errant",
-    "pc": True,
-    "stats": {"ardeur": 12, "accessories": 1},
-    "entries": [
-        {"label": "Combat", "params": {"die": 8, "threshold": 5, "bonus": 1}},
-        {"label": "Bagarre", "params": {"die": 6, "threshold": 5, "bonus": 0}},
-        {"label": "Tir", "params": {"die": 10, "threshold": 6, "bonus": 0}},
-    ],
-}
 # What the tracker sends for Aldric: the entry plus the accessories bonus.
 COMBAT = {"die": 8, "threshold": 5, "bonus": 2}
 BAGARRE = {"die": 6, "threshold": 5, "bonus": 1}
@@ -54,18 +40,10 @@ def order(app: App) -> list[str]:
     )
 
 
-def log_count(app: App) -> int:
-    return app.page.locator("#combat-log .combat-log-entry").count()
-
-
 def settled(app: App) -> None:
     """The tracker shows a change once the engine has judged the new fight state (its
     `fight` answer): wait for that, not for a duration."""
     app.page.wait_for_selector("#view-combat:not([aria-busy=true]) .combat-layout")
-
-
-def fighter(name: str) -> str:
-    return f"#combat-order .fighter:has(.fighter-label:text-is('{name}'))"
 
 
 def expected(
@@ -91,60 +69,11 @@ def find_seed(
     return next(s for s in range(500) if test(expected(kind, actor, opponent, s, **params)))
 
 
-def act(app: App, actor: str, target: str, kind: str, seed: int) -> None:
-    page = app.page
-    page.click(f"label[for=combat-kind-{kind}]")
-    page.select_option("#combat-actor", label=actor)
-    page.select_option("#combat-target", label=target)
-    before = log_count(app)
-    app.set_seed(seed)
-    page.click("#combat-resolve")
-    page.wait_for_function(
-        "(n) => document.querySelectorAll('#combat-log .combat-log-entry').length === n",
-        arg=before + 1,
-    )
-
-
-def add_quick(app: App, name: str, ardeur_points: int, extra: bool) -> None:
-    page = app.page
-    page.fill("#combat-quick-name", name)
-    page.fill("#f-quick-steps-ardeur", str(ardeur_points))
-    page.select_option("#f-quick-steps-die", "6")
-    page.fill("#f-quick-steps-threshold", "5")
-    page.fill("#f-quick-steps-bonus", "0")
-    if page.is_checked("#combat-quick-extra") != extra:
-        page.click("label[for=combat-quick-extra]")
-    page.click("#combat-add-quick")
-    page.wait_for_selector(fighter(name))
-
-
 @pytest.fixture(autouse=True)
 def fresh(app: App) -> Iterator[None]:
     """No character, no fight, no roll: nothing left by another test."""
     app.reset()
     yield
-
-
-def import_aldric(app: App, folder: Path) -> None:
-    """The step-dice character arrives by import (the export format)."""
-    page = app.page
-    path = folder / "aldric.json"
-    path.write_text(
-        json.dumps({"format": "pyrules-characters", "version": 1, "characters": [ALDRIC]}),
-        encoding="utf-8",
-    )
-    page.click("#tab-characters")
-    page.set_input_files("#chars-import-file", str(path))
-    page.wait_for_selector("#char-detail .sheet-name:text-is('Aldric')")
-
-
-def pick_aldric(app: App, folder: Path) -> None:
-    """Aldric imported, the combat screen open with him picked to join (not yet added)."""
-    page = app.page
-    import_aldric(app, folder)
-    page.click("#tab-combat")
-    page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
-    page.select_option("#combat-add-char", label="Aldric")
 
 
 def start_fight(app: App, folder: Path) -> None:

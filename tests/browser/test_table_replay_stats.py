@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from .conftest import App, first_seed, local_handle
-from .test_layout import SMALL_TARGETS
+from .helpers import SMALL_TARGETS, wait_luck
 
 SYSTEMS = {s["id"]: s for s in local_handle({"op": "systems"})["result"]["systems"]}
 OPPOSE_CARD = """(c) => ({winner: c.dataset.winner,
@@ -71,16 +71,6 @@ def roll_main(app: App, system: str, seed: int, **values: Any) -> None:
     page.wait_for_function(
         "(n) => JSON.parse(localStorage.getItem('pyrules:history') || '[]').length === n",
         arg=count + 1,
-    )
-
-
-def wait_luck(app: App) -> None:
-    app.page.wait_for_function(
-        """() => JSON.parse(localStorage.getItem('pyrules:history') || '[]').every(
-            (e) => !Number.isInteger(e.seed) || e.physical
-                || (e.mode === 'oppose'
-                    ? typeof e.actorLuck === 'number' && typeof e.opponentLuck === 'number'
-                    : typeof e.luck === 'number'))"""
     )
 
 
