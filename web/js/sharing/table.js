@@ -8,7 +8,7 @@
 // table is the seed source of every roll (seed(), refused()), hears each roll once it has
 // landed (observe()), and shows the other devices' rolls in the history (pipeline.show). Test
 // hooks: window.pyrules.table.{host, answer, accept, peers, log} and
-// window.pyrules.debug.{tamperNextTableRoll, tamperNextRelay, tableSend} (README, « La table partagée »).
+// window.pyrules.debug.{tamperNextTableRoll, tamperNextRelay, tableSend} (docs/table.md).
 
 import { storageGet, storageSet } from "../lib/dom.js";
 import { pageStore } from "../lib/page-store.js";
