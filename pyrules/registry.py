@@ -73,29 +73,31 @@ def describe_system(system: System[Any]) -> dict[str, Any]:
 
 def describe() -> dict[str, Any]:
     """The ``systems`` answer: every system, the play ops' fields, and their ``digest``."""
-    described = {
+    described = _described()
+    return {**described, "digest": digest(described)}
+
+
+def _described() -> dict[str, Any]:
+    return {
         "version": __version__,
         "systems": [describe_system(s) for s in SYSTEMS.values()],
         "play": PLAY,
     }
-    return {**described, "digest": _digest(described)}
 
 
 _DIGESTS: dict[tuple[Any, ...], str] = {}
 
 
-def digest() -> str:
-    """A digest of :func:`describe` (16 hex digits of the SHA-256 of its JSON, keys sorted),
-    given by the ``version`` op: a page drawn from a description with the same digest (the one
-    its build baked in, or the one it kept) skips its ``systems`` call (issue 40). Kept for
-    as long as the registry holds the same systems."""
+def digest(described: dict[str, Any] | None = None) -> str:
+    """A digest of the ``systems`` answer without it (16 hex digits of the SHA-256 of its
+    JSON, keys sorted), given by the ``version`` op: a page drawn from the description its
+    build baked in, of the same digest, skips its ``systems`` call (issue 40). Computed once
+    for as long as the registry holds the same systems (``described``: that answer, when the
+    caller has it)."""
     key = tuple(map(id, (*SYSTEMS.values(), *SHEETS.values())))
     if key not in _DIGESTS:
+        text = json.dumps(described if described is not None else _described(),
+                          sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         _DIGESTS.clear()
-        _DIGESTS[key] = describe()["digest"]
+        _DIGESTS[key] = hashlib.sha256(text.encode()).hexdigest()[:16]
     return _DIGESTS[key]
-
-
-def _digest(described: dict[str, Any]) -> str:
-    text = json.dumps(described, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
