@@ -61,6 +61,9 @@ const wheels = JSON.parse(readFileSync(args.wheels, "utf8")).map((wheel) => ({
   imports: wheel.imports,
 }));
 await installWheels(pyodide, wheels);
+// The digest of the engine's description, which its `version` answer gives at every start,
+// is computed now, once: the restored heap holds it (pyrules.registry.digest).
+pyodide.runPython("__import__('pyrules.api').api.handle('{\"op\": \"version\"}')");
 const modules = pyodide.runPython("import sys as _s; _n = len(_s.modules); del _s; _n");
 pyodide.runPython("del _n");
 

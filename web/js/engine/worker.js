@@ -182,22 +182,28 @@ function getHandle(pyodide) {
   return pyodide.pyimport("pyrules.api").handle;
 }
 
-/** The digest of the engine's description (its `version` answer): the page skips its
- * `systems` call when it was drawn from a description of the same digest (app/boot.js). */
-function engineDigest(fn) {
+/** The digest of the engine's description in its `version` answer, or null: the page skips
+ * its `systems` call when it was drawn from a description of the same digest (app/boot.js). */
+function digestOf(answer) {
+  return answer?.ok && typeof answer.result.digest === "string" ? answer.result.digest : null;
+}
+
+/** The engine's `version` answer, or null when it cannot give one. */
+function versionAnswer(fn) {
   try {
-    const answer = JSON.parse(fn(JSON.stringify({ op: "version" })));
-    return answer.ok && typeof answer.result.digest === "string" ? answer.result.digest : null;
+    return JSON.parse(fn(JSON.stringify({ op: "version" })));
   } catch {
     return null; // the page asks for the description
   }
 }
 
+/** The restored engine is the one version.json names; returns its `version` answer. */
 function checkHandle(fn, info) {
   const answer = JSON.parse(fn(JSON.stringify({ op: "version" })));
   if (!answer.ok || answer.result.version !== info.version) {
     throw new Error(`engine answers version ${JSON.stringify(answer.result)}, want ${info.version}`);
   }
+  return answer;
 }
 
 
@@ -231,6 +237,7 @@ function placeLateFiles(pyodide, stdlib, wheels, datas) {
   pyodide.runPython("import importlib\nimportlib.invalidate_caches()\ndel importlib\n");
 }
 
+/** The engine restored from the snapshot: {fn, the handle; version, its `version` answer}. */
 async function restore(pyodideModule, info) {
   const lazy = lazyWheels(info);
   // The restored heap holds every module the engine imported at build time: the standard
@@ -254,7 +261,7 @@ async function restore(pyodideModule, info) {
   progress("python");
   pyodide.runPython(RESEED);
   const fn = getHandle(pyodide);
-  checkHandle(fn, info);
+  const version = checkHandle(fn, info);
   // Ready without them: the engine imports from them only at its first use of free dice or
   // QR codes, most often long after they came in; a request refused before is asked again
   // once they are placed (self.onmessage). Asked for now, after ready.
@@ -264,7 +271,7 @@ async function restore(pyodideModule, info) {
     .then(() => {
       latePlaced = null;
     });
-  return fn;
+  return { fn, version };
 }
 
 /** The engine's wheels of version.json, in install order: [{url, imports}]. */
@@ -315,9 +322,10 @@ async function boot() {
   // since version.json came in) before it instantiates the heap.
   let fallback = null;
   try {
-    handle = await restore(pyodideModule, info);
+    const restored = await restore(pyodideModule, info);
+    handle = restored.fn;
     bootDone("snapshot", null);
-    post({ type: "ready", version: info.version, build: info.build, path: "snapshot", digest: engineDigest(handle) });
+    post({ type: "ready", version: info.version, build: info.build, path: "snapshot", digest: digestOf(restored.version) });
     if (snapshotSource === "network") keepRawSnapshot(info, () => snapshotPromise); // not awaited
     else snapshotPromise.then((snapshot) => (snapshot.packed = null)); // nothing kept
     return;
@@ -334,7 +342,7 @@ async function boot() {
   console.warn("[pyrules] snapshot not used, booting normally:", fallback);
   handle = await fresh(pyodideModule, info);
   bootDone("fresh", fallback);
-  post({ type: "ready", version: info.version, build: info.build, path: "fresh", digest: engineDigest(handle) });
+  post({ type: "ready", version: info.version, build: info.build, path: "fresh", digest: digestOf(versionAnswer(handle)) });
   if (snapshotSource === "cache") keepRawSnapshot(info, () => fetchSnapshot(info, fetchOK)); // refetched
 }
 
