@@ -168,3 +168,23 @@ def test_the_screen_stays_awake_as_the_setting_says(new_app: Any, site: str) -> 
     app.settle()
     assert page.evaluate("() => window.__wake.requested") == 0
     assert not page.is_checked("#screen-awake")
+
+
+def test_reduced_motion_loads_no_3d_dice_until_motion_is_allowed(new_app: Any, site: str) -> None:
+    """With reduced motion the stage throws no dice, so a tap neither imports three.js nor
+    compiles the looks; allowing motion again (a system setting) warms them up then."""
+    app = new_app(site, reduced_motion="reduce")
+    page = app.page
+    asked: list[str] = []  # the page's own requests (the offline copy's are the worker's)
+    page.on("request", lambda request: asked.append(request.url))
+    app.open()
+    hooks(app)
+    pool(app, 3)
+    app.roll()  # the first touch, which would start the warm-up
+    page.wait_for_function("() => performance.getEntriesByName('pyrules:3d:held').length > 0")
+    assert page.get_attribute("[data-roll-stage]", "data-mode") == "none"
+    assert page.evaluate(f"() => {HOOKS}.scene3d().scene") is None
+    assert not [url for url in asked if "three" in url], "three.js loaded for nothing"
+    page.emulate_media(reduced_motion="no-preference")
+    page.wait_for_function(f"() => {HOOKS}.scene3d().warmed")
+    assert [url for url in asked if "three" in url]

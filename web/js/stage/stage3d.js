@@ -4,7 +4,7 @@
 
 import { SUPPORTED } from "./dice-solids.js";
 import { prefs } from "../ui/dice-settings.js";
-import { h } from "../lib/dom.js";
+import { h, prefersReducedMotion } from "../lib/dom.js";
 import { click } from "./sound.js";
 import { keepAwake } from "./wake.js";
 
@@ -29,10 +29,16 @@ let failed3d = false;
  * Import the 3D dice (three.js + cannon-es) ahead of the first throw, then warm the renderer
  * up (every solid and shader compiled and drawn once, out of sight), so that the first throw
  * is as quick as the next ones. Called once the engine is ready. Resolves the module (or null).
+ * Not while the player asks for reduced motion: the stage then throws no dice at all
+ * (stage.js), so three.js and the shaders would cost a tablet's CPU for nothing.
  */
 export function preload3d() {
   keepAwake(); // the app is ready: the screen stays awake from now on (setting)
   if (prefs.mode !== "3d" || failed3d || leaving() || !hasWebGL()) return Promise.resolve(null);
+  if (!dice3d && prefersReducedMotion()) {
+    if (!performance.getEntriesByName("pyrules:3d:held").length) performance.mark("pyrules:3d:held");
+    return Promise.resolve(null);
+  }
   dice3d ??= import("./dice3d.js")
     .then((module) => {
       // Warmed up in the background: a throw that comes first stops it and goes on at once.
@@ -106,6 +112,10 @@ export function preload3dSoon(delay = WARM_AFTER_MS) {
   };
   timer = setTimeout(start, delay);
   for (const type of FIRST_TOUCH) addEventListener(type, start, { capture: true, passive: true });
+  // Reduced motion turned off later (a system setting): the dice warm up then.
+  window.matchMedia?.("(prefers-reduced-motion: reduce)").addEventListener?.("change", (event) => {
+    if (!event.matches) preload3d();
+  });
 }
 
 let warmed = false;
