@@ -270,6 +270,10 @@ def new_app(browser: Any) -> Iterator[Callable[..., App]]:
         options.setdefault("viewport", TABLET)
         options.setdefault("reduced_motion", "reduce")
         options.setdefault("locale", "fr-FR")
+        # No offline copy unless the test asks for one (service_workers="allow": the boot's,
+        # the snapshot's and the offline copy's own tests). Storing the whole site again costs
+        # each fresh profile about half a CPU-second, on a machine the suite keeps busy.
+        options.setdefault("service_workers", "block")
         context = browser.new_context(**options)
         context.add_init_script(INIT_SCRIPT)
         contexts.append(context)

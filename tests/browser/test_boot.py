@@ -59,7 +59,7 @@ new MutationObserver(() => {
 
 @pytest.fixture(scope="module")
 def app(new_app: Any, site_under_prefix: str) -> Iterator[App]:
-    app = new_app(site_under_prefix)
+    app = new_app(site_under_prefix, service_workers="allow")  # the offline copy asks too
     app.context.add_init_script(BOOT_RECORDER)
     app.open()
     yield app

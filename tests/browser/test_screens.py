@@ -187,7 +187,7 @@ def test_boot_steps_in_player_words_details_in_a_tooltip(app: App) -> None:
 
 
 def test_phone_header_labels_and_step_dice_name(new_app: Any, site: str) -> None:
-    app = new_app(site, viewport=PHONE, has_touch=True)
+    app = new_app(site, viewport=PHONE, has_touch=True, service_workers="allow")
     app.open()
     page = app.page
     try:

@@ -87,7 +87,7 @@ def test_the_build_ships_a_gzipped_snapshot_of_the_engine(dist_dir: Path) -> Non
 
 def test_first_visit_restores_the_build_snapshot(new_app: Any, site: str) -> None:
     # A profile of its own: a first visit whichever test of the module ran before.
-    app = new_app(site)
+    app = new_app(site, service_workers="allow")
     app.open()
     assert boot_path(app) == ("snapshot", None)
     roll = {"op": "roll", "system": "d6", "params": {}, "seed": 3}
@@ -141,7 +141,7 @@ def test_two_fresh_profiles_roll_different_seeds(new_app: Any, site: str) -> Non
     """Every player restores the very same heap: the RNG must be reseeded from the OS."""
     seen = []
     for _ in range(2):
-        other = new_app(site)
+        other = new_app(site, service_workers="allow")
         other.open()
         assert boot_path(other) == ("snapshot", None)
         seen.append(unseeded_rolls(other, 2))
