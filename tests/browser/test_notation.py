@@ -221,6 +221,7 @@ def test_the_scanned_link_opens_the_same_roll(app: App) -> None:
         other.check_clean()
     finally:
         other.page.close()
+        page.bring_to_front()  # a tab in the background draws no frame for the next clicks
 
 
 def test_physical_dice_every_die_thrown_in_order(app: App) -> None:

@@ -196,7 +196,11 @@ def test_two_tabs_rolling_at_once_lose_nothing_and_see_each_other(app: App) -> N
             before = (app.shown(), other.shown())
             app.set_seed(seed)
             other.set_seed(seed + 100)
+            # A tab in the background draws no frame, and a click waits for frames: each
+            # tab is brought to the front before it is used, as a player's tap would.
+            app.page.bring_to_front()
             app.page.click("#roll-button")
+            other.page.bring_to_front()
             other.page.click("#roll-button")
             for page, n in ((app.page, before[0]), (other.page, before[1])):
                 page.wait_for_function(
@@ -215,6 +219,7 @@ def test_two_tabs_rolling_at_once_lose_nothing_and_see_each_other(app: App) -> N
         # A character made in one tab shows in the other (BroadcastChannel).
         other.page.click("#tab-characters")
         other.page.wait_for_selector("#char-list")
+        app.page.bring_to_front()
         app.page.click("#tab-characters")
         app.page.click("#char-new")
         app.page.fill("#char-name", "Voisine")
@@ -224,11 +229,13 @@ def test_two_tabs_rolling_at_once_lose_nothing_and_see_each_other(app: App) -> N
         app.page.click("#tab-roll")
         app.page.click("#clear-history")
         app.page.click("#confirm-clear button[value=confirm]")
+        other.page.bring_to_front()
         other.page.click("#tab-roll")
         other.page.wait_for_selector("#history .history-empty")
         assert history_ids(other) == []
     finally:
         other.page.close()
+        app.page.bring_to_front()
 
 
 # ------------------------------------------------------------------ 3. no silent limit
