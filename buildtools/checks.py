@@ -56,10 +56,13 @@ def _mypy(_: list[str]) -> tuple[int, str]:
 
 
 def _node_tests(_: list[str]) -> tuple[int, str]:
-    """The JavaScript that needs no browser (tests/js/*.test.js, node's own test runner)."""
-    log("$ node --test tests/js/")
+    """The JavaScript that needs no browser (tests/js/*.test.js, node's own test runner), its
+    files run side by side on every core (node's default leaves one core out: on two cores,
+    one file at a time, 10 s instead of 7)."""
+    concurrency = f"--test-concurrency={max(1, os.cpu_count() or 1)}"
+    log(f"$ node --test {concurrency} tests/js/")
     node = subprocess.run(
-        ["node", "--test", "tests/js/"],
+        ["node", "--test", concurrency, "tests/js/"],
         cwd=ROOT,
         check=False,
         env={**os.environ, "PYTHON": sys.executable},
