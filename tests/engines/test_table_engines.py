@@ -35,15 +35,16 @@ def test_a_player_in_another_engine_joins_and_rolls_verified(
     launch: Callable[[], Engine], chromium_host: Any, dist_dir: Any
 ) -> None:
     host = chromium_host
+    player = launch()
+    # Asked of the browser before either app boots: a build without WebRTC skips at once.
+    if not player.js("return typeof RTCPeerConnection === 'function';"):
+        pytest.skip(f"{player.name}: no WebRTC in this build of the browser")
     with build.serving(dist_dir) as url:
         host.goto(url)
         host.wait_for_function("() => performance.getEntriesByName('pyrules:ready').length > 0")
         link = host.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
-        player = launch()
         player.open(link)
         player.wait_ready()
-        if not player.js("return typeof RTCPeerConnection === 'function';"):
-            pytest.skip(f"{player.name}: no WebRTC in this build of the browser")
         answer = player.js("return await window.pyrules.table.answer();")
         result = host.evaluate("(text) => window.pyrules.table.accept(text)", answer)
         assert result == {"ok": True}, result
