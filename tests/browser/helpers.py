@@ -173,8 +173,61 @@ def wait_luck(app: App) -> None:
 
 # -- characters made through the screens, the history
 def show(app: App, view: str) -> None:
+    """A tap on a screen's tab (the bar is at the bottom on phones)."""
     app.page.click(f"#tab-{view}")
     app.page.wait_for_selector(f"#view-{view}:not([hidden])")
+
+
+def check_screen(app: App, label: str) -> None:
+    """No horizontal scroll, and no touch target under 44 px, on the screen shown now."""
+    page = app.page
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{label}: horizontal scroll of {overflow}px"
+    small = page.evaluate(SMALL_TARGETS)
+    assert small == [], f"{label}: touch targets under 44 px: {small}"
+
+
+# -- the shared table, through its screens
+def invite(gm: App) -> str:
+    """The GM taps « Héberger : nouvelle invitation »: the link, once its QR code is drawn."""
+    show(gm, "table")
+    gm.page.click("#table-host-button")
+    gm.page.wait_for_selector("#table-invite:not([hidden]) #table-invite-qr svg")
+    link = gm.page.input_value("#table-invite-link")
+    assert "#table=" in link
+    return link
+
+
+def answer_of(player: App, link: str, name: str) -> str:
+    """The player opens the invite, types a name and taps Rejoindre: its answer's text, once
+    its QR code is drawn."""
+    player.page.goto(link)
+    player.wait_ready()
+    player.page.wait_for_selector("#table-join:not([hidden])")
+    assert player.page.is_hidden(".table-host"), (
+        "a player opened from an invite sees only Rejoindre"
+    )
+    player.page.fill("#table-name", name)
+    player.page.click("#table-join-button")
+    player.page.wait_for_selector("#table-answer:not([hidden]) #table-answer-qr svg")
+    return player.page.input_value("#table-answer-out")
+
+
+def accept(gm: App, answer: str) -> None:
+    """The answer pasted into the GM's box, then Accepter."""
+    show(gm, "table")
+    gm.page.fill("#table-answer-in", answer)
+    gm.page.click("#table-accept")
+
+
+def join(gm: App, player: App, name: str) -> None:
+    """Invite -> the player opens the link, types a name, taps Rejoindre -> its answer text
+    -> pasted into the GM's box, Accepter -> both screens say so."""
+    accept(gm, answer_of(player, invite(gm), name))
+    player.page.wait_for_selector("#table-player-state[data-state=connected]")
+    gm.page.wait_for_selector(f"#table-peers .table-peer[data-connected=true]:has-text('{name}')")
+    # A used invite leaves the GM's screen at once.
+    assert gm.page.is_hidden("#table-invite")
 
 
 def pick_character(app: App, name: str) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from pyrules.qr import qr
 from tests.browser.conftest import INIT_SCRIPT, LAUNCH_ARGS, TABLET, App
+from tests.browser.helpers import answer_of, invite
 
 WIDTH, HEIGHT, SCALE, QUIET = 640, 480, 6, 4
 
@@ -72,10 +73,7 @@ def test_the_host_reads_the_answer_with_its_camera(
     for app in (host, player):
         app.page.set_default_timeout(120_000)  # a busy machine: only how long a failure takes
     host.open()
-    link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
-    player.page.goto(link)
-    player.wait_ready()
-    answer = player.page.evaluate("() => window.pyrules.table.answer()")
+    answer = answer_of(player, invite(host), "Camille")  # through both screens
     # The player's screen shows the same text as a QR code.
     assert player.page.get_attribute("#table-answer-qr svg", "data-text") == answer
     write_y4m(video, answer)

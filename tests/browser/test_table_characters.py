@@ -16,7 +16,7 @@ import pytest
 
 from .conftest import App, first_seed, local_handle, outcome_label, signed, wait_announced
 from .helpers import (
-    SMALL_TARGETS,
+    check_screen,
     create_d6,
     history_entries,
     make_darate,
@@ -58,14 +58,6 @@ def d6_params(attribute: int, skill: int, *, flame: int, pc: bool, **extra: Any)
     params = {**D6_DEFAULTS, "attribute": attribute, "skill": skill, "flame": flame, "pc": pc}
     params.update(extra)
     return params
-
-
-def check_screen(app: App, label: str) -> None:
-    page = app.page
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"{label}: horizontal scroll of {overflow}px"
-    small = page.evaluate(SMALL_TARGETS)
-    assert small == [], f"{label}: touch targets under 44 px: {small}"
 
 
 # ------------------------------------------------------------------------------ tests

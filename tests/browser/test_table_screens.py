@@ -12,48 +12,10 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import App
-from tests.browser.test_table_characters import check_screen
+from .conftest import App
+from .helpers import check_screen, invite, join, show
 
 PHONE = {"width": 360, "height": 740}
-
-
-def show(app: App, view: str) -> None:
-    """A tap on a screen's tab (the bar is at the bottom on phones)."""
-    app.page.click(f"#tab-{view}")
-    app.page.wait_for_selector(f"#view-{view}:not([hidden])")
-
-
-def invite(gm: App) -> str:
-    """The GM taps « Héberger : nouvelle invitation »: the link, once its QR code is drawn."""
-    show(gm, "table")
-    gm.page.click("#table-host-button")
-    gm.page.wait_for_selector("#table-invite:not([hidden]) #table-invite-qr svg")
-    link = gm.page.input_value("#table-invite-link")
-    assert "#table=" in link
-    return link
-
-
-def join(gm: App, player: App, name: str) -> None:
-    """Invite -> the player opens the link, types a name, taps Rejoindre -> its answer text
-    -> pasted into the GM's box, Accepter -> both screens say so."""
-    link = invite(gm)
-    player.page.goto(link)
-    player.wait_ready()
-    player.page.wait_for_selector("#table-join:not([hidden])")
-    assert player.page.is_hidden(".table-host"), (
-        "a player opened from an invite sees only Rejoindre"
-    )
-    player.page.fill("#table-name", name)
-    player.page.click("#table-join-button")
-    player.page.wait_for_selector("#table-answer:not([hidden]) #table-answer-qr svg")
-    answer = player.page.input_value("#table-answer-out")
-    gm.page.fill("#table-answer-in", answer)
-    gm.page.click("#table-accept")
-    player.page.wait_for_selector("#table-player-state[data-state=connected]")
-    gm.page.wait_for_selector(f"#table-peers .table-peer[data-connected=true]:has-text('{name}')")
-    # A used invite leaves the GM's screen at once.
-    assert gm.page.is_hidden("#table-invite")
 
 
 def roll(app: App) -> None:

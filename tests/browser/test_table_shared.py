@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import App
-from tests.browser.test_table_characters import check_screen, make_darate, pick_character
-from tests.browser.test_table_screens import join as join_by_screens
+from .conftest import App
+from .helpers import accept, check_screen, invite, make_darate, pick_character, show
+from .helpers import join as join_by_screens
 
 LOG = "() => window.pyrules.table.log()"
 
@@ -30,7 +30,7 @@ def log_has(app: App, predicate: str, arg: Any = None) -> Any:
 def join(host: App, player: App, name: str) -> None:
     """Through the screens: invite, the link opened, Rejoindre, the answer pasted, Accepter."""
     join_by_screens(host, player, name)
-    host.page.evaluate("() => window.pyrules.views.show('roll')")
+    show(host, "roll")
 
 
 def peers(app: App) -> list[dict[str, Any]]:
@@ -38,7 +38,7 @@ def peers(app: App) -> list[dict[str, Any]]:
 
 
 def to_roll(app: App) -> None:
-    app.page.evaluate("() => window.pyrules.views.show('roll')")
+    show(app, "roll")
 
 
 GREEN_DICE = """localStorage.getItem('pyrules:dice') === null
@@ -179,25 +179,25 @@ def test_a_seed_the_player_imposes_is_not_the_seed_used(table: tuple[App, App, A
 def test_hidden_gm_rolls_stay_hidden(table: tuple[App, App, App]) -> None:
     host, one, two = table
     before_one, before_two = count(one), count(two)
-    host.page.evaluate("() => window.pyrules.views.show('table')")
+    show(host, "table")
     host.page.check("#table-hidden")
-    host.page.evaluate("() => window.pyrules.views.show('roll')")
+    show(host, "roll")
     host.roll()
     for app, before in ((one, before_one), (two, before_two)):
         got = next_entry(app, before, "gm")
         assert got["hidden"] is True
         assert got["outcome"] is None and got["seed"] is None
     # Revealed later from the GM's Table screen: each player's own engine checks it then.
-    host.page.evaluate("() => window.pyrules.views.show('table')")
+    show(host, "table")
     host.page.click("#table-log .table-reveal")
     for app in (one, two):
         shown = log_has(app, "(e) => e.revealed")
         assert shown["hidden"] is False and shown["status"] == "yes", shown
     host.page.wait_for_selector("#table-log .table-roll:has(.table-mark) >> text=révélé")
     assert host.page.locator("#table-log .table-reveal").count() == 0
-    host.page.evaluate("() => window.pyrules.views.show('table')")
+    show(host, "table")
     host.page.uncheck("#table-hidden")
-    host.page.evaluate("() => window.pyrules.views.show('roll')")
+    show(host, "roll")
     before_one = count(one)
     host.roll()
     shown = next_entry(one, before_one, "gm")
@@ -219,7 +219,7 @@ def test_physical_dice_rolls_are_marked(table: tuple[App, App, App]) -> None:
         assert got["status"] == "physical" and got["verified"] is False, got
         assert got["seed"] is None
         assert next_entry(two, before_two, "p1")["status"] == "physical"
-        host.page.evaluate("() => window.pyrules.views.show('table')")
+        show(host, "table")
         assert "dés physiques" in host.page.inner_text("#table-log")
     finally:
         one.set_physical(False)
@@ -227,7 +227,7 @@ def test_physical_dice_rolls_are_marked(table: tuple[App, App, App]) -> None:
 
 def test_devices_that_cannot_reach_each_other_are_told_so(table: tuple[App, App, App]) -> None:
     host, _one, _two = table
-    link = host.page.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
+    link = invite(host)
     number = link.split("#table=")[1].split(".")[0]
     # A well-formed answer whose only address nobody answers (TEST-NET-1, RFC 5737). The wait
     # for a channel is cut from 15 s to 2 s here: the same timer, not the same patience.
@@ -235,20 +235,21 @@ def test_devices_that_cannot_reach_each_other_are_told_so(table: tuple[App, App,
     limits = host.page.evaluate("() => window.pyrules.debug.tableLimits({connect: 2000})")
     assert limits["connect"] == 15_000
     try:
-        result = host.page.evaluate("(text) => window.pyrules.table.accept(text)", answer)
+        accept(host, answer)  # pasted into the GM's box, then Accepter
+        host.page.wait_for_function(
+            "() => document.getElementById('table-notice').innerText"
+            ".includes('n’arrivent pas à se joindre')"
+        )
     finally:  # the module's later joins keep the page's own patience
         host.page.evaluate("(limits) => window.pyrules.debug.tableLimits(limits)", limits)
-    assert result == {"ok": False, "error": "unreachable"}
-    assert "n’arrivent pas à se joindre" in host.page.inner_text("#table-notice")
     assert len(peers(host)) == 2
     # The GM's screen offers « Réessayer »: a fresh invite in one tap.
-    host.page.evaluate("() => window.pyrules.views.show('table')")
     assert host.page.is_visible("#table-failed")
     host.page.click("#table-retry")
     host.page.wait_for_selector("#table-invite:not([hidden]) #table-invite-qr svg")
     assert host.page.input_value("#table-invite-link") != link
     assert host.page.is_hidden("#table-failed")
-    host.page.evaluate("() => window.pyrules.views.show('roll')")
+    show(host, "roll")
 
 
 def test_a_quick_roll_from_a_character_sheet_reaches_the_table(
@@ -272,7 +273,7 @@ def test_a_closed_player_is_shown_gone(table: tuple[App, App, App]) -> None:
     host.page.wait_for_function(
         "() => window.pyrules.table.peers().find((p) => p.id === 'p2').connected === false"
     )
-    host.page.evaluate("() => window.pyrules.views.show('table')")
+    show(host, "table")
     assert host.page.get_attribute("#table-peers [data-id=p2]", "data-connected") == "false"
 
 
@@ -285,7 +286,7 @@ RAW_KEY = r"""() => [...document.querySelectorAll('#view-table *')]
 def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, App]) -> None:
     host, one, _two = table
     page = host.page
-    page.evaluate("() => window.pyrules.views.show('table')")
+    show(host, "table")
     page.click("#table-host-button")  # an invite on screen, kept through the switches
     page.wait_for_selector("#table-invite:not([hidden]) #table-invite-qr svg")
     try:
@@ -304,9 +305,9 @@ def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, 
         to_roll(one)
         one.roll()
         next_entry(host, before, "p1")
-        page.evaluate("() => window.pyrules.views.show('roll')")
+        show(host, "roll")
         host.roll()
-        page.evaluate("() => window.pyrules.views.show('table')")
+        show(host, "table")
         froms = """() => [...document.querySelectorAll('#table-log .table-roll')]
             .map((li) => li.dataset.from)"""
         page.click(".table-filter[data-filter=mine]")
@@ -323,7 +324,7 @@ def test_the_table_screen_fits_and_speaks_both_languages(table: tuple[App, App, 
     finally:
         page.click("button[data-lang=fr]")
         page.set_viewport_size({"width": 1024, "height": 768})
-        page.evaluate("() => window.pyrules.views.show('roll')")
+        show(host, "roll")
 
 
 MARKS = """() => [...document.querySelectorAll('#history .history-entry')]
@@ -335,7 +336,7 @@ def test_the_history_filters_me_table_all_and_fits(table: tuple[App, App, App]) 
     remembered; the table's marks at the three sizes, in both languages."""
     host, _one, _two = table
     page = host.page
-    page.evaluate("() => window.pyrules.views.show('history')")
+    show(host, "history")
     try:
         assert page.is_checked("#history-filter-all")
         everything = page.evaluate(MARKS)
@@ -367,7 +368,7 @@ def test_the_history_filters_me_table_all_and_fits(table: tuple[App, App, App]) 
     finally:
         page.click("button[data-lang=fr]")
         page.set_viewport_size({"width": 1024, "height": 768})
-        page.evaluate("() => window.pyrules.views.show('roll')")
+        show(host, "roll")
 
 
 def test_the_gm_reloads_and_gets_the_table_back(table: tuple[App, App, App]) -> None:
@@ -375,7 +376,7 @@ def test_the_gm_reloads_and_gets_the_table_back(table: tuple[App, App, App]) -> 
     re-invited keeps its id, and what it rolled while cut off arrives « hors table »."""
     host, one, _two = table
     logged = count(host)
-    host.page.evaluate("() => window.pyrules.views.show('history')")
+    show(host, "history")
     host.page.click("label[for=history-filter-mine]")
     host.reload()
     assert [(p["id"], p["name"], p["connected"]) for p in peers(host)] == [
@@ -385,7 +386,7 @@ def test_the_gm_reloads_and_gets_the_table_back(table: tuple[App, App, App]) -> 
     assert count(host) == logged  # the table's rolls are still listed
     assert host.page.is_checked("#history-filter-mine")  # the history's filter was remembered
     host.page.click("label[for=history-filter-all]")
-    host.page.evaluate("() => window.pyrules.views.show('table')")
+    show(host, "table")
     assert "Page rechargée" in host.page.inner_text("#table-notice")
     assert "rechargement" in host.page.inner_text("#table-host-state")
     # The player has lost the table; it keeps rolling.
@@ -403,5 +404,6 @@ def test_the_gm_reloads_and_gets_the_table_back(table: tuple[App, App, App]) -> 
     to_roll(one)
     one.roll()
     assert next_entry(host, before, "p1")["verified"] is True
-    host.page.evaluate("() => window.pyrules.table.close()")
-    assert host.page.evaluate("() => localStorage.getItem('pyrules:table-host')") == "null"
+    show(host, "table")
+    host.page.click("#table-close")
+    host.page.wait_for_function("() => localStorage.getItem('pyrules:table-host') === 'null'")

@@ -42,14 +42,25 @@ def test_a_player_in_another_engine_joins_and_rolls_verified(
     with build.serving(dist_dir) as url:
         host.goto(url)
         host.wait_for_function("() => performance.getEntriesByName('pyrules:ready').length > 0")
-        link = host.evaluate("() => window.pyrules.table.host().then((r) => r.link)")
+        # Through the screens: the GM's invite, the player's Rejoindre, the answer pasted.
+        host.click("#tab-table")
+        host.click("#table-host-button")
+        host.wait_for_selector("#table-invite:not([hidden]) #table-invite-qr svg")
+        link = host.input_value("#table-invite-link")
         player.open(link)
         player.wait_ready()
-        answer = player.js("return await window.pyrules.table.answer();")
-        result = host.evaluate("(text) => window.pyrules.table.accept(text)", answer)
-        assert result == {"ok": True}, result
+        player.wait("!document.getElementById('table-join').hidden")
+        player.click("#table-join-button")
+        answer = player.wait(
+            "!document.getElementById('table-answer').hidden"
+            " && document.querySelector('#table-answer-qr svg')"
+            " && document.getElementById('table-answer-out').value"
+        )
+        host.fill("#table-answer-in", answer)
+        host.click("#table-accept")
         player.wait("window.pyrules.table.peers().length === 2")
-        player.js("window.pyrules.views.show('roll');")
+        host.wait_for_selector("#table-peers .table-peer[data-connected=true]")
+        player.click("#tab-roll")
         player.wait("!document.getElementById('roll-button').disabled")
         player.click("#roll-button")
         got = host.wait_for_function(
@@ -59,6 +70,7 @@ def test_a_player_in_another_engine_joins_and_rolls_verified(
         mine = player.wait("window.pyrules.table.mine().find((e) => e.status === 'sent')")
         assert mine["seed"] == got["seed"]
         # The GM's roll reaches the player.
+        host.click("#tab-roll")
         host.click("#roll-button")
         seen = player.wait("window.pyrules.table.log().find((e) => e.from === 'gm')")
         assert seen["hidden"] is False and seen["outcome"] is not None
