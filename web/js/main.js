@@ -156,7 +156,6 @@ const views = new Views($("view-tabs"), (name) => {
   if (name === "table") table.shown(); // drawn whenever its tab is shown: a fresh device can host
   renderPlayView(false);
 });
-hooks.views = views;
 const heard = {}; // tests read what the store's subscribers heard (hooks.store)
 store.subscribe(null, (keys) => keys.forEach((key) => { heard[key] = (heard[key] ?? 0) + 1; }));
 hooks.store = {

@@ -4,7 +4,6 @@
 //   nextSeed       -> set to an integer to make the next roll from the interface use that seed
 //                     (also settable with the URL parameter ?seed=N, for the first roll);
 //                     quick rolls, opposed rolls between characters and combat actions use it too
-//   views          -> the screen switcher (views.show("characters"), …)
 //   pendingWork()  -> how many debounced updates are scheduled or running (0: the page is settled)
 //   shownFaces()   -> the faces the roll stage's dice show, in the order of the result's dice
 //                     (3D: read back from each die's orientation; see stage.js)
@@ -24,6 +23,7 @@
 //   store          -> the page's one store, read only (set by main.js): heard() counts the
 //                     changes its subscribers heard, by key; sizes() the rolls kept, the
 //                     characters and the fighters its slices hold
+//   table          -> the shared table, read only (sharing/table.js): peers(), log(), mine()
 
 import { pendingWork } from "../lib/dom.js";
 import { shownFaces, shownLayout } from "../stage/stage.js";
@@ -36,7 +36,6 @@ export function urlSeed(search) {
 
 /**
  * Set window.pyrules and return it with ready() to call once a roll is possible.
- * views is added by main.js once the screens exist.
  */
 export function installHooks(engine, search = location.search) {
   let resolveReady;

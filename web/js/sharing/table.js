@@ -326,15 +326,11 @@ export class Table {
   // ----------------------------------------------------------------- hooks
 
   install(hooks) {
+    // Read only: the tests host, join, accept and close through the screens (issue 42).
     hooks.table = {
-      host: () => this.startHost(),
-      answer: () => this.answer(),
-      accept: (text) => this.accept(text),
       peers: () => this.peers(),
       log: () => this.log(),
       mine: () => this.mine.map(({ system, seed, outcome, headline, status, hidden }) => ({ system, seed, outcome, headline, status, hidden })),
-      leave: () => this.player?.leave(),
-      close: () => this.closeTable(),
     };
     Object.assign(hooks.debug, {
       tamperNextTableRoll: () => {
