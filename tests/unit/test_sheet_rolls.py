@@ -9,8 +9,7 @@ import pytest
 
 from pyrules.registry import SYSTEMS
 
-from .helpers import call, err, ok
-from .test_characters import FULL, character
+from .helpers import FULL, call, character, err, ok
 
 IGNORED = ("seed", "explanation", "explanations")
 

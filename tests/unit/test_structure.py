@@ -217,3 +217,20 @@ def test_the_old_table_shim_is_gone() -> None:
     import importlib.util
 
     assert importlib.util.find_spec("pyrules.table") is None
+
+
+def test_no_test_module_imports_another() -> None:
+    """Helpers shared by tests live in helpers modules (tests/unit/helpers.py,
+    tests/browser/helpers.py), never in a test module another one imports (issue 42)."""
+    tests = PACKAGE.parent / "tests"
+    found = []
+    for path in tests.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom):  # `from . import test_x` names the module
+                names = [node.module] if node.module else [a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            if any(name.rsplit(".", 1)[-1].startswith("test_") for name in names):
+                found.append(f"{path.relative_to(tests)}: {names}")
+    assert found == [], found
