@@ -182,24 +182,26 @@ function getHandle(pyodide) {
   return pyodide.pyimport("pyrules.api").handle;
 }
 
-/** The digest of the engine's description in its `version` answer, or null: the page skips
- * its `systems` call when it was drawn from a description of the same digest (app/boot.js). */
-function digestOf(answer) {
-  return answer?.ok && typeof answer.result.digest === "string" ? answer.result.digest : null;
+/** The engine's `version` answer (throws as the engine or its reply does). */
+function versionAnswer(fn) {
+  return JSON.parse(fn(JSON.stringify({ op: "version" })));
 }
 
-/** The engine's `version` answer, or null when it cannot give one. */
-function versionAnswer(fn) {
+/** The digest of the engine's description in the `version` answer `get()` gives, or null
+ * (then the page asks for the description): the page skips its `systems` call when it was
+ * drawn from a description of the same digest (app/boot.js). */
+function digestOf(get) {
   try {
-    return JSON.parse(fn(JSON.stringify({ op: "version" })));
+    const answer = get();
+    return answer?.ok && typeof answer.result.digest === "string" ? answer.result.digest : null;
   } catch {
-    return null; // the page asks for the description
+    return null;
   }
 }
 
 /** The restored engine is the one version.json names; returns its `version` answer. */
 function checkHandle(fn, info) {
-  const answer = JSON.parse(fn(JSON.stringify({ op: "version" })));
+  const answer = versionAnswer(fn);
   if (!answer.ok || answer.result.version !== info.version) {
     throw new Error(`engine answers version ${JSON.stringify(answer.result)}, want ${info.version}`);
   }
@@ -325,7 +327,7 @@ async function boot() {
     const restored = await restore(pyodideModule, info);
     handle = restored.fn;
     bootDone("snapshot", null);
-    post({ type: "ready", version: info.version, build: info.build, path: "snapshot", digest: digestOf(restored.version) });
+    post({ type: "ready", version: info.version, build: info.build, path: "snapshot", digest: digestOf(() => restored.version) });
     if (snapshotSource === "network") keepRawSnapshot(info, () => snapshotPromise); // not awaited
     else snapshotPromise.then((snapshot) => (snapshot.packed = null)); // nothing kept
     return;
@@ -342,7 +344,7 @@ async function boot() {
   console.warn("[pyrules] snapshot not used, booting normally:", fallback);
   handle = await fresh(pyodideModule, info);
   bootDone("fresh", fallback);
-  post({ type: "ready", version: info.version, build: info.build, path: "fresh", digest: digestOf(versionAnswer(handle)) });
+  post({ type: "ready", version: info.version, build: info.build, path: "fresh", digest: digestOf(() => versionAnswer(handle)) });
   if (snapshotSource === "cache") keepRawSnapshot(info, () => fetchSnapshot(info, fetchOK)); // refetched
 }
 

@@ -7,8 +7,9 @@
 // The roll screens know nothing of it: through the roll pipeline (widgets/pipeline.js) the
 // table is the seed source of every roll (seed(), refused()), hears each roll once it has
 // landed (observe()), and shows the other devices' rolls in the history (pipeline.show). Test
-// hooks: window.pyrules.table.{host, answer, accept, peers, log} and
-// window.pyrules.debug.{tamperNextTableRoll, tamperNextRelay, tableSend} (docs/table.md).
+// hooks, read only: window.pyrules.table.{peers, log, mine}; faults planted with
+// window.pyrules.debug.{tamperNextTableRoll, tamperNextRelay, tableSend, tableCut,
+// tableLimits} (docs/table.md).
 
 import { storageGet, storageSet } from "../lib/dom.js";
 import { pageStore } from "../lib/page-store.js";
