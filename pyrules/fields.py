@@ -215,9 +215,11 @@ def brief(fields: tuple[Field, ...], values: Mapping[str, Any],
     """A short line of what params roll, in every language (« POT 6 · DIFF 4 · Effort »,
     a sheet's quick-roll button): each field a form shows, by its short label, unless it is
     unset, left at a neutral default (0, no, empty, « none ») or at an advanced default, or
-    replaced by another set field (d100: a level replaces the value). ``shown``: a field's
-    value as a system words it (steps: the whole bonus, signed)."""
+    replaced by another set field (d100: a level replaces the value), then a placement of
+    dice that moves any (« [+1 0 -1] »). ``shown``: a field's value as a system words it
+    (steps: the whole bonus, signed)."""
     shown = shown or {}
+    placed = next((values.get(f.name) for f in fields if f.kind == "placement"), None) or ()
     replaced = {f.replaces for f in fields if f.replaces and values.get(f.name) not in (None, "")}
     parts: dict[str, list[str]] = {"fr": [], "en": []}
     for f in fields:
@@ -247,4 +249,7 @@ def brief(fields: tuple[Field, ...], values: Mapping[str, Any],
                 out.append(f"{short} {' '.join(str(v) for v in value)}")
             else:
                 out.append(f"{short} {value}")
+    if any(placed):  # where the Flame dice were moved, one signed number per die
+        for out in parts.values():
+            out.append(f"[{' '.join(f'{v:+d}' if v else '0' for v in placed)}]")
     return Text(" · ".join(parts["fr"]), " · ".join(parts["en"]))

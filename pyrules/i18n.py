@@ -374,6 +374,8 @@ ERRORS.update({
                             "Each skill has a name (at most {max} characters)."),
     "character_entries": Text("Les compétences sont une liste ({max} au plus).",
                               "The skills are a list (at most {max})."),
+    "briefs_list": Text("« rolls » est une liste d'au plus {max} jets.",
+                        "'rolls' is a list of at most {max} rolls."),
     "characters_list": Text("« characters » est une liste d'au plus {max} personnages.",
                             "'characters' is a list of at most {max} characters."),
     "sheet_system": Text("Cette fiche est du système « {sheet} », pas « {system} ».",

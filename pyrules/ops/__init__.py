@@ -13,6 +13,7 @@ from ..errors import ApiError
 from ..i18n import LANGS
 from ..registry import PLUGINS
 from .base import Checked, Op
+from .briefs import BRIEF_OPS
 from .characters import CHARACTER_OPS
 from .common import COMMON_OPS
 from .rolls import ROLL_OPS
@@ -45,8 +46,9 @@ def plugin_ops() -> dict[str, Op]:
 
 _PLAY = plugin_ops()
 _ORDER = ("systems", "roll", "odds", "oppose", "oppose_odds", "dice", "version", *_PLAY,
-          "luck", "fairness", "sweep", "compare", "qr", "seat", "character", "characters")
-_ALL = {**ROLL_OPS, **COMMON_OPS, **CHARACTER_OPS, **_PLAY}
+          "luck", "fairness", "sweep", "compare", "briefs", "qr", "seat", "character",
+          "characters")
+_ALL = {**ROLL_OPS, **BRIEF_OPS, **COMMON_OPS, **CHARACTER_OPS, **_PLAY}
 #: Every op, by name (the order of the ``unknown_op`` message).
 OPS: dict[str, Op] = {name: _ALL[name] for name in _ORDER}
 OPS["validate"] = Op(parse_validate, lambda c: c["answer"])

@@ -53,6 +53,7 @@ def roll_json(system: System[Any], result: RollResult, params: Any, lang: str,
         "seed": result.seed,
         "physical": result.physical,
         "params": params_json(params),
+        "brief": system.brief(params).as_dict(),
         "dice": [d.to_json() for d in result.dice],
     }
     out.update(result.extra)
