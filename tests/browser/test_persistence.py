@@ -63,6 +63,11 @@ def test_history_survives_a_reload_and_replays(app: App) -> None:
     ]
     assert before[1]["summary"] == "POT 6 · DIFF 4"
     app.reload()
+    # Read back from storage, each line is worded by the engine again (one `briefs` call).
+    app.page.wait_for_function(
+        "() => [...document.querySelectorAll('#history .history-summary')]"
+        ".every((p) => p.textContent)"
+    )
     assert entries(app) == before
     assert page.text_content("#history-count") == "2 jets"
     # The selected system and the mode were remembered too.

@@ -117,6 +117,30 @@ def test_history_entry_that_does_not_fit_its_system_is_set_aside(app: App) -> No
     app.page.click("#notice-corrupt [data-action=close]")
 
 
+def test_stored_rolls_are_worded_by_the_engine_not_by_what_they_carry(app: App) -> None:
+    """A history read back keeps params, not words: each line is the engine's brief of them
+    (steps: the whole bonus the roll adds, as a sheet's button says), words an entry carries
+    (a forged `brief`) are never shown, and the CSV export says the same."""
+    steps = {"die": 8, "bonus": 1, "weapons": [2, 3]}
+    stepped = entry("h-steps", "2026-01-03T10:00:00.000Z", system="steps", params=steps,
+                    outcome="success", margin=2)
+    forged = entry("h-forged", "2026-01-02T10:00:00.000Z", brief={"fr": "POT 99", "en": "POT 99"})
+    words = local_handle({"op": "briefs", "rolls": [
+        {"system": "steps", "params": steps}, {"system": "d100", "params": GOOD_ENTRY["params"]},
+    ]})["result"]["briefs"]
+    assert "Bonus +4" in words[0]["fr"] and words[1]["fr"] != "POT 99"
+    app.reset(stored={"pyrules:history": [stepped, forged]})
+    app.page.click("#tab-history")
+    said = """([id, text]) => document.querySelector(`#history [data-id=${id}] .history-summary`)
+        ?.textContent === text"""
+    app.page.wait_for_function(said, arg=["h-steps", words[0]["fr"]])
+    app.page.wait_for_function(said, arg=["h-forged", words[1]["fr"]])
+    with app.page.expect_download() as info:
+        app.page.click("#export-csv")
+    rows = list(csv.reader(io.StringIO(Path(info.value.path()).read_text(encoding="utf-8-sig"))))
+    assert [row[3] for row in rows[1:]] == [words[0]["fr"], words[1]["fr"]]
+
+
 def test_indexeddb_character_with_a_trap_param_leaves_the_screen_usable(app: App) -> None:
     app.reset()
     bad = {

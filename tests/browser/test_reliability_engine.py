@@ -239,9 +239,10 @@ def test_fair_dice_runs_in_chunks_and_matches_the_engine(app: App) -> None:
     page.click("#fair-jump")
     assert page.evaluate("() => document.activeElement.id") == "fair-title"
     pool = local_handle({"op": "systems"})["result"]["systems"][0]
-    assert (
-        page.text_content("#fair-setup")
-        == f"Réglages testés\u00a0: {pool['name']['fr']} · POT 6 · DIFF 4"
+    # What the test rolls, in the engine's words (asked as the screen is drawn).
+    page.wait_for_function(
+        "(text) => document.getElementById('fair-setup').textContent === text",
+        arg=f"Réglages testés\u00a0: {pool['name']['fr']} · POT 6 · DIFF 4",
     )
     debug(app, "trace(true)")
     result = run_fairness(app, 1000)

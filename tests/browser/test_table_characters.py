@@ -130,7 +130,10 @@ def test_quick_roll_lands_in_history_with_the_name(app: App) -> None:
     assert not page.is_visible("#f-sit-d6-difficulty")
     page.click("#situation > summary")
     page.fill("#f-sit-d6-difficulty", "11")
-    assert page.text_content("#situation-active") == "en cours\u00a0: Difficulté 11"
+    page.wait_for_function(  # the engine words the situation as it is typed
+        "() => document.getElementById('situation-active').textContent"
+        " === 'en cours\u00a0: Difficulté 11'"
+    )
     page.click("#char-detail .entry-roll:has-text('Épée')")
     wait_history(app, before + 1)
     expected = local_handle(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { system } from "./helpers.js";
-import { choiceValue, initialValue, isFormField, summarize } from "../../web/js/widgets/fields.js";
+import { choiceValue, initialValue, isFormField } from "../../web/js/widgets/fields.js";
 
 const pool = system("pool");
 const field = (name) => pool.fields.find((f) => f.name === name);
@@ -23,10 +23,4 @@ test("a choice's text reads back as the registry's own value", () => {
   const first = rule.choices[0].value;
   assert.equal(choiceValue(rule, String(first)), first);
   assert.equal(choiceValue(rule, "nope"), "nope"); // left for the engine to refuse
-});
-
-test("the summary names the params as the engine read them, and a placement", () => {
-  const text = summarize(pool, { pot: 7, diff: 5, placement: [1, 0, -1] });
-  assert.match(text, /^POT 7 · DIFF 5/);
-  assert.ok(text.endsWith("[+1 0 -1]"), text);
 });

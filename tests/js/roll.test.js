@@ -222,11 +222,12 @@ test("free dice linked or stored before `grammar` replay under the former readin
   assert.deepEqual(payloadRequest({ system: "d100", mode: "roll", params: { value: 40 }, seed: 8 }, "fr").request.params, { value: 40 });
 });
 
-test("a placed roll's entry replays with the placement, the new outcome, and no luck", () => {
-  const entry = { id: "e", params: { pot: 3 }, outcome: "failure", margin: -1, luck: 0.4 };
-  const result = { outcome: "success", margin: 2 };
+test("a placed roll's entry replays with the placement, the new outcome and brief, and no luck", () => {
+  const entry = { id: "e", params: { pot: 3 }, outcome: "failure", margin: -1, luck: 0.4, brief: { fr: "POT 3", en: "POT 3" } };
+  const brief = { fr: "POT 3 · [+1 0]", en: "POT 3 · [+1 0]" };
+  const result = { outcome: "success", margin: 2, brief };
   const seeded = placedEntry(entry, { physical: false, params: { pot: 3 } }, { pot: 3, dice: [4, 5] }, [1, 0], result);
-  assert.deepEqual(seeded, { id: "e", params: { pot: 3, placement: [1, 0] }, outcome: "success", margin: 2 });
+  assert.deepEqual(seeded, { id: "e", params: { pot: 3, placement: [1, 0] }, outcome: "success", margin: 2, brief });
   const physical = placedEntry(entry, { physical: true, params: { pot: 3 } }, { pot: 3, dice: [4, 5] }, null, result);
   assert.deepEqual(physical.params, { pot: 3, dice: [4, 5], placement: null });
   assert.equal(entry.luck, 0.4); // the entry itself is left as it was

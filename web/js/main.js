@@ -10,6 +10,7 @@ import { diceSettings } from "./ui/dice-settings.js";
 import { debounce, nextTask, storageGet, storageSet } from "./lib/dom.js";
 import { GmTools } from "./gm/gm.js";
 import { History } from "./history/history.js";
+import { Briefs } from "./widgets/briefs.js";
 import { applyStatic, lang, t } from "./lib/i18n.js";
 import { Notices } from "./ui/notices.js";
 import { formatPercent } from "./widgets/odds/odds.js";
@@ -103,7 +104,7 @@ const live = announcer($("announcer"));
 const announce = (text, again) => live.say(text, again);
 const showView = (name) => views.show(name);
 const history = new History({
-  store, list: $("history"), count: $("history-count"), systems: () => app.systems,
+  store, briefs: new Briefs((request) => engine.call(request)), list: $("history"), count: $("history-count"), systems: () => app.systems,
   onAgain: (entry) => historyReplay.open(entry, { again: true }),
   onReview: (entry) => historyReplay.open(entry, { again: false }),
   onShare: (entry) => shareEntry(entry, { qr: (box, url) => drawQR(box, url, (request) => engine.call(request)) }),

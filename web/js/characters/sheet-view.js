@@ -3,7 +3,8 @@
 // Methods of CharactersView (view.js mixes them in).
 
 import { h } from "../lib/dom.js";
-import { SideForm, summarize } from "../widgets/forms.js";
+import { SideForm } from "../widgets/forms.js";
+import { Briefs } from "../widgets/briefs.js";
 import { formatNumber, lang, pick, t } from "../lib/i18n.js";
 import { appliedText, SourcesPanel } from "../widgets/sources.js";
 import { flash, switchControl } from "../ui/ui.js";
@@ -215,12 +216,18 @@ export class SheetPart {
     const values = (this.situations[character.id] ??= {});
     const fields = situationFields(system);
     const active = h("span", { class: "situation-active", id: "situation-active" });
+    // What the situation changes, in the engine's words (asked as it is typed; drawn when in).
+    if (!this.situationBriefs) {
+      this.situationBriefs = new Briefs((request) => this.ctx.engine.call(request));
+      this.situationBriefs.onChange(() => this.showSituation?.());
+    }
     const showActive = () => {
       const { params } = this.situationForm.collect({ withFaces: false });
-      const text = summarize(formSystem(system.id, fields), params);
+      const text = this.situationBriefs.text({ system: system.id, situation: params });
       active.textContent = text ? t("situation.active", { text }) : "";
       details.classList.toggle("is-active", Boolean(text));
     };
+    this.showSituation = showActive;
     this.situationForm = new SideForm({
       side: "sit",
       system: formSystem(system.id, fields),

@@ -10,7 +10,7 @@
 // docs/reliability.md). Every seed is also kept in data-seeds, for the tests.
 
 import { h, setProgress } from "../lib/dom.js";
-import { summarize } from "../widgets/forms.js";
+import { Briefs } from "../widgets/briefs.js";
 import { randomSeed } from "../lib/ids.js";
 import { formatNumber, lang, onLangChange, pick, t } from "../lib/i18n.js";
 import { outcomeInfo, paint } from "../widgets/outcomes.js";
@@ -57,12 +57,19 @@ export class FairnessPanel {
     onLangChange(() => {
       if (this.element.isConnected) this.render();
     });
+    // What the test rolls, in the engine's words: asked once per form, then the line is drawn again.
+    this.briefs = new Briefs((request) => ctx.engine.call(request));
+    this.briefs.onChange(() => {
+      const line = this.element.querySelector("#fair-setup");
+      const setup = this.setup();
+      if (line && !setup.error) line.textContent = setup.text;
+    });
   }
 
   setup() {
     const setup = this.ctx.formParams();
     if (setup.error) return setup;
-    const summary = summarize(setup.system, setup.params);
+    const summary = this.briefs.text({ system: setup.system.id, params: setup.params });
     const text = summary ? t("fair.setup", { system: pick(setup.system.name), summary }) : t("fair.setupPlain", { system: pick(setup.system.name) });
     return { ...setup, text };
   }

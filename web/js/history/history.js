@@ -10,7 +10,6 @@ import { paramsFit } from "../lib/checks.js";
 import { csvCell } from "../lib/csv.js";
 import { h, storageGet, storageSet } from "../lib/dom.js";
 import { colon, lang, onLangChange, pick, t } from "../lib/i18n.js";
-import { summarize } from "../widgets/forms.js";
 import { FILTERS, FILTER_KEY, passes, renderHistoryEntry } from "./history-entry.js";
 import { entryHeadline, sameRoll, whoText } from "../widgets/entry.js";
 import { HISTORY_KEY, HistoryStore } from "./history-store.js";
@@ -22,9 +21,15 @@ import "../ui/strings.js";
 const PAGE = 200; // rolls drawn at a time (all are kept)
 
 export class History {
-  /** store: the page's store, whose `history` slice this writes (every roll kept, newest first). */
-  constructor({ store, list, count, systems, onAgain, onReview, onShare }) {
+  /**
+   * store: the page's store, whose `history` slice this writes (every roll kept, newest
+   * first); briefs: a widgets/briefs.js Briefs, the engine's words for each entry's roll.
+   */
+  constructor({ store, briefs, list, count, systems, onAgain, onReview, onShare }) {
     this.pageStore = store;
+    this.briefs = briefs;
+    // The briefs asked for entries drawn without one (read back from storage) came in.
+    briefs.onChange(() => this.render());
     this.list = list;
     this.count = count;
     this.systems = systems; // () => systems description list
@@ -102,8 +107,28 @@ export class History {
     return (this.systems() || []).find((s) => s.id === id);
   }
 
+  /**
+   * An entry as the history keeps it: the brief its answer carried (entry.js) is remembered,
+   * not stored. A brief read back would be a second reading of the params to trust: entries
+   * read from storage are worded by the engine again (Briefs).
+   */
+  kept(entry) {
+    const { brief, actorBrief, opponentBrief, ...rest } = entry;
+    if (entry.mode === "oppose") {
+      this.briefs.remember(this.item(entry, entry.actor), actorBrief);
+      this.briefs.remember(this.item(entry, entry.opponent), opponentBrief);
+    } else this.briefs.remember(this.item(entry, entry.params), brief);
+    return rest;
+  }
+
+  /** What the engine words of one side's params (Briefs' item). */
+  item(entry, params) {
+    return { system: entry.system, params: params || {} };
+  }
+
   /** Record a roll; false when it is already there (the same answer, or the same seeded roll). */
-  add(entry) {
+  add(made) {
+    const entry = this.kept(made);
     if (this.entries.some((e) => sameRoll(e, entry))) return false; // the same seeded roll: never twice
     if (!this.store.add(entry)) return false; // one entry per answer, never twice
     if (this.entries.length > this.shown) this.shown += 1; // the same older rolls stay drawn
@@ -121,7 +146,8 @@ export class History {
   }
 
   /** Replace an entry (the Flame dice placement changed the outcome of the last roll). */
-  update(entry) {
+  update(made) {
+    const entry = this.kept(made);
     if (!this.find(entry.id)) return;
     this.store.update(entry);
     this.notify();
@@ -194,12 +220,12 @@ export class History {
     if (entry.mode === "oppose") {
       // On screen, named sides read "Alice (Épée) contre Brute"; exports keep the numbers.
       const side = (who, params) => {
-        const text = summarize(system, params || {});
+        const text = this.briefs.text(this.item(entry, params));
         return who ? (withName ? `${whoText(who)} — ${text}` : whoText(who)) : text;
       };
       return t("history.opposed", { actor: side(entry.actorWho, entry.actor), opponent: side(entry.opponentWho, entry.opponent) });
     }
-    const text = summarize(system, entry.params || {});
+    const text = this.briefs.text(this.item(entry, entry.params));
     if (!entry.who) return text;
     const label = entry.who.label ? `${entry.who.label}${colon()}${text}` : text;
     return withName ? `${entry.who.name} · ${label}` : label;
@@ -228,7 +254,10 @@ export class History {
     download(blob, `pyrules-${stamp()}.json`);
   }
 
-  exportCSV() {
+  /** The CSV file of every roll, once the engine has worded each one's params. */
+  async exportCSV() {
+    const sides = (e) => (e.mode === "oppose" ? [e.actor, e.opponent] : [e.params]);
+    await this.briefs.ready(this.entries.flatMap((e) => sides(e).map((params) => this.item(e, params))));
     const header = ["time", "system", "mode", "params", "outcome", "margin", "seed", "physical"].map((k) => t(`csv.${k}`));
     const rows = this.entries.map((entry) => [
       entry.time,

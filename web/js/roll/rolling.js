@@ -127,7 +127,7 @@ export class Roller {
  */
 export function placedEntry(entry, base, params, placement, result) {
   const replayParams = { ...(base.physical ? params : base.params), placement };
-  const updated = { ...entry, params: replayParams, outcome: result.outcome, margin: result.margin };
+  const updated = { ...entry, params: replayParams, outcome: result.outcome, margin: result.margin, brief: result.brief };
   delete updated.luck;
   return updated;
 }

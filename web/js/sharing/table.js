@@ -314,9 +314,11 @@ export class Table {
     if (shown) {
       const who = { id: entry.from, name: entry.name };
       // What the history shows of it: who (in its dice colour), the verdict and what differed.
+      // Not the sender's words for the params: this device's engine words them (history.js).
       const table = { from: entry.from, status: entry.status, ...(entry.colour ? { colour: entry.colour } : {}), ...(entry.diff?.length ? { diff: entry.diff } : {}) };
+      const words = { brief: undefined, actorBrief: undefined, opponentBrief: undefined };
       this.pipeline
-        .show(entry.answer, who, { request: entry.request, hidden: !this.playRolls, colour: entry.colour, source: "table", origin: "table", entry: (request, answer) => ({ ...pipelineEntry(request, answer.result, who), table }) })
+        .show(entry.answer, who, { request: entry.request, hidden: !this.playRolls, colour: entry.colour, source: "table", origin: "table", entry: (request, answer) => ({ ...pipelineEntry(request, answer.result, who), ...words, table }) })
         .catch((error) => console.error(error));
     }
     this.screen.toast(this.screen.rollToast(entry));

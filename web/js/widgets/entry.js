@@ -27,6 +27,9 @@ export function entryFrom(request, result, extra = {}) {
       physical: Boolean(result.physical ?? result.actor.physical),
       actorFaces: finalFaces(result.actor),
       opponentFaces: finalFaces(result.opponent),
+      // Each side's params in the engine's words (history.js remembers them, never stores them).
+      actorBrief: result.actor?.brief,
+      opponentBrief: result.opponent?.brief,
     };
   }
   return {
@@ -38,6 +41,7 @@ export function entryFrom(request, result, extra = {}) {
     seed: result.seed ?? null,
     physical: Boolean(result.physical),
     faces: finalFaces(result),
+    brief: result.brief, // the params in the engine's words (remembered by history.js, not stored)
     ...(result.extreme !== undefined ? { extreme: result.extreme } : {}),
     // Free dice (docs/api.md): the answer's kind ("sum" / "count") and its headline number.
     ...(typeof result.kind === "string" ? { kind: result.kind, headline: result.headline ?? result.total ?? null } : {}),

@@ -1,14 +1,9 @@
-// What a form sends and a history line says of a field, read from the engine's field
-// descriptors: which fields a form draws, a field's first value, short label and choice
-// value, and the one-line summary of params (history, statistics).
+// What a form sends of a field, read from the engine's field descriptors: which fields a
+// form draws, a field's first value and choice value. What params roll, in a
+// line, is the engine's to word (its `brief`: widgets/briefs.js).
 
-import { colon, pick } from "../lib/i18n.js";
+import { pick } from "../lib/i18n.js";
 import { h } from "../lib/dom.js";
-
-/** Short form of a field label: "POT (caractéristique + compétence)" -> "POT". */
-export function shortLabel(field) {
-  return pick(field.label).split(" (")[0];
-}
 
 /** The raw value a fresh form shows for a field. */
 export function initialValue(field) {
@@ -26,34 +21,9 @@ export function isFormField(field) {
   return field.type !== "placement";
 }
 
-/** "POT 6 · DIFF 4 · Effort" — a short summary of params for the history. */
-export function summarize(system, params) {
-  const parts = [];
-  const replaced = replacedFields(system, params);
-  for (const field of system.fields) {
-    if (!isFormField(field) || field.type === "faces" || !(field.name in params) || replaced.has(field.name)) continue;
-    const value = params[field.name];
-    if (value === null || value === "" || value === undefined || (Array.isArray(value) && !value.length) || emptyChoice(field, value)) continue;
-    const neutral = field.default === 0 || field.default === false || field.default === "" || field.default === null;
-    if ((field.group === "advanced" || neutral) && value === field.default) continue;
-    if (field.type === "bool") {
-      if (value) parts.push(shortLabel(field));
-    } else if (field.type === "choice") {
-      const choice = (field.choices || []).find((c) => String(c.value) === String(value));
-      parts.push(`${shortLabel(field)}${colon()}${choice ? pick(choice.label) : value}`);
-    } else {
-      parts.push(`${shortLabel(field)} ${value}`);
-    }
-  }
-  if (params.placement && params.placement.some((v) => v !== 0)) {
-    parts.push(`[${params.placement.map((v) => (v > 0 ? `+${v}` : String(v))).join(" ")}]`);
-  }
-  return parts.join(" · ");
-}
-
 // What a form shows and sends beyond each field on its own, read from the engine's
 // field descriptors: a field that another one replaces once set (d100: a level replaces
-// the value), a setting left at its "none" choice, and faces typed without separators.
+// the value), and faces typed without separators.
 
 /** Names of the fields that a set field replaces (descriptor key `replaces`), given raw values. */
 export function replacedFields(system, values) {
@@ -63,14 +33,6 @@ export function replacedFields(system, values) {
     if (field.replaces && value !== null && value !== undefined && value !== "") out.add(field.replaces);
   }
   return out;
-}
-
-/**
- * A choice left at a default that means "nothing" (steps' edge "none": "Avantage ou
- * handicap : Aucun") says nothing worth a place in a summary.
- */
-export function emptyChoice(field, value) {
-  return field.type === "choice" && field.default === "none" && String(value) === "none";
 }
 
 /**

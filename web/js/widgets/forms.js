@@ -10,7 +10,6 @@ import { pick, t } from "../lib/i18n.js";
 import "./strings.js";
 import "../ui/strings.js";
 
-export { shortLabel, summarize } from "./fields.js";
 
 const SEGMENTED_MAX_CHOICES = 3;
 const SEGMENTED_MAX_LABEL = 16;
