@@ -26,6 +26,7 @@ import { RollScreen, SystemPicker, updateLangButtons, wireControls } from "./rol
 import { drawRollButton, FormErrors, RollForms } from "./roll/side-forms.js";
 import { installHooks } from "./app/hooks.js";
 import { HistoryReplay, ReplayLinks } from "./roll/replay-links.js";
+import { PutBack } from "./roll/put-back.js";
 import { OddsPanel } from "./roll/odds-panel.js";
 import { Placement, Roller, seedTaker } from "./roll/rolling.js";
 import { SavedExpressions } from "./roll/saved.js";
@@ -136,8 +137,9 @@ const saved = new SavedExpressions({ app, roller, engine, byId: $ }); // free di
 const placement = new Placement({ app, pipeline, errors, card, animation, history, announce });
 const safe = new SafeStart({ app, showView, card, picker, forms });
 const guarded = (step) => safe.guarded(step);
-const historyReplay = new HistoryReplay({ app, showView, animation, picker, forms, refresh, saveState, roller, card });
-const replayLinks = new ReplayLinks({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, announce });
+const putBack = new PutBack({ app, animation, picker, forms, refresh, saveState });
+const historyReplay = new HistoryReplay({ app, showView, putBack, roller, card });
+const replayLinks = new ReplayLinks({ app, showView, errors, card, putBack, roller, guarded, history, announce });
 
 const screen = new RollScreen({ app, picker, forms, card, odds, history, bootPanel, renderPlayView: () => renderPlayView() });
 const buildAll = () => screen.buildAll();

@@ -40,13 +40,12 @@ export function payloadRequest(payload, language) {
 
 export class ReplayLinks {
   /**
-   * showView(name); errors: FormErrors; card: ResultCard; animation: RollAnimation; picker:
-   * SystemPicker; forms: RollForms; refresh(): the odds; saveState(); roller: Roller;
-   * guarded(step): a drawing step that falls back to the safe start; history: the History
-   * list; announce(text).
+   * showView(name); errors: FormErrors; card: ResultCard; putBack: PutBack (the link's
+   * settings in the roll form); roller: Roller; guarded(step): a drawing step that falls back
+   * to the safe start; history: the History list; announce(text).
    */
-  constructor({ app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, announce }) {
-    Object.assign(this, { app, showView, errors, card, animation, picker, forms, refresh, saveState, roller, guarded, history, announce });
+  constructor({ app, showView, errors, card, putBack, roller, guarded, history, announce }) {
+    Object.assign(this, { app, showView, errors, card, putBack, roller, guarded, history, announce });
   }
 
   /**
@@ -70,12 +69,7 @@ export class ReplayLinks {
     const before = JSON.stringify(app.state);
     const restore = () => {
       Object.assign(app.state, JSON.parse(before));
-      this.guarded(() => {
-        this.picker.build();
-        this.forms.build();
-        this.forms.applyMode();
-      });
-      this.saveState();
+      this.guarded(() => this.putBack.redraw());
     };
     try {
       this.openPayload(payload).then((shown) => {
@@ -89,23 +83,11 @@ export class ReplayLinks {
   }
 
   openPayload(payload) {
-    const { app } = this;
-    this.animation.finish();
     this.errors.hide();
-    app.state.system = payload.system;
-    app.state.mode = payload.mode === "oppose" ? "oppose" : "single";
-    app.state.physical = payload.seed === null;
-    this.picker.build();
-    this.forms.build();
     const { load, request, extra } = payloadRequest(payload, lang());
-    app.forms.actor.load(load.actor);
-    if (payload.mode === "oppose") app.forms.opponent.load(load.opponent);
-    this.forms.applyMode();
-    this.refresh();
-    return this.roller.send(request, { replay: payload, extra, physical: payload.seed === null }).then((shown) => {
-      if (shown) this.saveState();
-      return shown;
-    });
+    const mode = payload.mode === "oppose" ? "oppose" : "single";
+    this.putBack.put({ system: payload.system, mode, physical: payload.seed === null, actor: load.actor, opponent: mode === "oppose" ? load.opponent : null });
+    return this.roller.send(request, { replay: payload, extra, physical: payload.seed === null });
   }
 
   /** Above a replayed roll: the badge, what it is, and "add to the history" (not for a review). */
@@ -163,11 +145,11 @@ export function entryWho(entry) {
 
 export class HistoryReplay {
   /**
-   * showView(name): the screen switcher; animation: RollAnimation; picker: SystemPicker;
-   * forms: RollForms; refresh(): the odds; saveState(); roller: Roller; card: ResultCard.
+   * showView(name): the screen switcher; putBack: PutBack (the entry's settings in the roll
+   * form); roller: Roller; card: ResultCard.
    */
-  constructor({ app, showView, animation, picker, forms, refresh, saveState, roller, card }) {
-    Object.assign(this, { app, showView, animation, picker, forms, refresh, saveState, roller, card });
+  constructor({ app, showView, putBack, roller, card }) {
+    Object.assign(this, { app, showView, putBack, roller, card });
   }
 
   /**
@@ -178,19 +160,9 @@ export class HistoryReplay {
     const { app } = this;
     if (!app.engineReady || !app.systems.some((s) => s.id === entry.system)) return;
     this.showView("roll");
-    this.animation.finish();
-    app.state.system = entry.system;
-    app.state.mode = entry.mode === "oppose" ? "oppose" : "single";
-    app.state.physical = entry.physical;
-    this.picker.build();
-    this.forms.build();
-    const system = app.currentSystem();
+    const system = app.systems.find((s) => s.id === entry.system);
     const { load, request } = historyRequest(entry, system, { again, language: lang() });
-    app.forms.actor.load(load.actor);
-    if (load.opponent) app.forms.opponent.load(load.opponent);
-    this.forms.applyMode();
-    this.saveState();
-    this.refresh();
+    this.putBack.put({ system: entry.system, mode: entry.mode === "oppose" ? "oppose" : "single", physical: entry.physical, ...load });
     window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "auto" : "smooth" });
     const extra = entryWho(entry);
     if (!again) {
