@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import App
+from .conftest import App, local_handle
 from .helpers import accept, check_screen, invite, make_darate, pick_character, show
 from .helpers import join as join_by_screens
 
@@ -97,8 +97,17 @@ def test_a_players_roll_reaches_the_host_verified_and_the_other_player(
     assert relayed["seed"] == got["seed"]
     assert relayed["outcome"] == got["outcome"]
     # The other player's history shows it, with who rolled, in her dice colour (the colour
-    # travels with each roll), and the GM's verdict; the GM's history too.
+    # travels with each roll), and the GM's verdict; the GM's history too. What was rolled
+    # is in each device's own engine's words, never the sender's.
+    mine = one.page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:history'))[0]")
+    rolled = {"system": mine["system"], "params": mine["params"]}
+    words = local_handle({"op": "briefs", "rolls": [rolled]})["result"]["briefs"][0]["fr"]
     for app in (two, host):
+        app.page.wait_for_function(
+            "([text]) => document.querySelector("
+            "'#history .history-entry[data-from=p1] .history-summary')?.textContent === text",
+            arg=[words],
+        )
         item = history_item(app, "p1")
         who = item.locator(".history-who--table")
         assert who.inner_text().strip() == "Aïcha"

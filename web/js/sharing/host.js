@@ -315,6 +315,7 @@ export class TableHost {
       from: player.id, name: player.name, colour: player.colour, system: message.request.system, seed: judged.seed,
       outcome: outcomeOf(answer), verified: judged.verdict === "yes", status: judged.verdict, diff: judged.diff,
       request: message.request, answer, time: message.time, offline: message.offline, placed: message.placed,
+      own: judged.answer, // this device's own answer (null: it could not replay the request)
     };
     this.onRoll(entry);
     if (message.k !== undefined) this.send(player, { t: "ack", k: message.k });

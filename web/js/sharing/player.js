@@ -237,7 +237,7 @@ export class TablePlayer {
     // The host's own verdict counts too (it holds what only it can check: the player's sheets).
     if (m.verified === "no") diff.push(...m.diff.filter((d) => !diff.includes(d)));
     const status = diff.length ? "no" : judged.verdict;
-    return { status, verified: status === "yes", diff: diff.slice(0, 8) };
+    return { status, verified: status === "yes", diff: diff.slice(0, 8), own: judged.answer };
   }
 
   /** The GM closed the table: this device is no longer at it. */

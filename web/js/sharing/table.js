@@ -306,6 +306,9 @@ export class Table {
    * open), in this device's history, and played on its stage when that setting is on.
    */
   arrived(entry) {
+    // This device's own answer to the roll, when its check replayed it: not kept in the log.
+    const own = entry.own?.ok ? entry.own.result : null;
+    delete entry.own;
     const shown = !entry.hidden && entry.request && entry.answer?.ok;
     entry.headline = shown ? headlineText(entry.answer.result) : "";
     // A GM's hidden roll, revealed: it takes the place of « jet caché ».
@@ -314,9 +317,10 @@ export class Table {
     if (shown) {
       const who = { id: entry.from, name: entry.name };
       // What the history shows of it: who (in its dice colour), the verdict and what differed.
-      // Not the sender's words for the params: this device's engine words them (history.js).
+      // Not the sender's words for the params: this device's own answer's, else its engine
+      // words them once drawn (history.js).
       const table = { from: entry.from, status: entry.status, ...(entry.colour ? { colour: entry.colour } : {}), ...(entry.diff?.length ? { diff: entry.diff } : {}) };
-      const words = { brief: undefined, actorBrief: undefined, opponentBrief: undefined };
+      const words = { brief: own?.brief, actorBrief: own?.actor?.brief, opponentBrief: own?.opponent?.brief };
       this.pipeline
         .show(entry.answer, who, { request: entry.request, hidden: !this.playRolls, colour: entry.colour, source: "table", origin: "table", entry: (request, answer) => ({ ...pipelineEntry(request, answer.result, who), ...words, table }) })
         .catch((error) => console.error(error));
