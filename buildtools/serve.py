@@ -8,6 +8,7 @@ import gzip
 import http.server
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -139,12 +140,22 @@ def make_server(
         {"prefix": _normalize_prefix(prefix), "quiet": quiet, "gzip": gzip},
     )
     bound = functools.partial(handler, directory=str(directory))
-    server_class: type[http.server.ThreadingHTTPServer] = http.server.ThreadingHTTPServer
+    server_class: type[http.server.ThreadingHTTPServer] = QuietServer
     if ":" in host:  # an IPv6 address such as ::1
         server_class = type(
             "ThreadingHTTPServer6", (server_class,), {"address_family": AF_INET6}
         )
     return server_class((host, port), bound)
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that hangs up in the middle of a file (a test closing its page while the
+    runtime downloads) is no error of the site's: no traceback for it; any other stays."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
 
 
 def server_url(server: http.server.ThreadingHTTPServer, prefix: str = "") -> str:

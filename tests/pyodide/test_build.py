@@ -405,6 +405,27 @@ def test_the_server_can_gzip_what_github_pages_gzips(dist_dir: Path) -> None:
         assert get(base, "js/main.js", "gzip")[0] is None
 
 
+def test_a_client_that_hangs_up_mid_file_is_no_error(
+    dist_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A browser that closes its page while the runtime downloads hangs up in the middle of
+    a file: the server says nothing of it (no traceback in the suite's output) and serves on."""
+    import socket
+    from urllib.parse import urlsplit
+
+    with build.serving(dist_dir) as base:
+        url = urlsplit(base)
+        for _ in range(3):
+            with socket.create_connection((url.hostname, url.port), timeout=10) as client:
+                client.sendall(f"GET {url.path}pyodide/pyodide.asm.wasm HTTP/1.1\r\n"
+                               f"Host: {url.netloc}\r\n\r\n".encode())
+                client.recv(1024)  # the file has started: hang up, unread bytes left
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0")
+        with urllib.request.urlopen(base + "version.json", timeout=10) as response:
+            assert json.loads(response.read())["version"]
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def test_the_worker_is_one_baked_bundle(dist_dir: Path) -> None:
     """dist's worker imports nothing statically (esbuild bundled ./snapshot.js into it) and
     holds version.json's content: starting, it asks for nothing before the runtime and the
