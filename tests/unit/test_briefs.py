@@ -72,6 +72,14 @@ def test_briefs_are_a_list_or_refused_naming_it() -> None:
     assert ok({"op": "briefs", "rolls": []}) == {"briefs": []}
 
 
+def test_a_whole_history_is_worded_in_one_call() -> None:
+    """The CSV export asks for every roll kept, in one call: no cap cuts a long history."""
+    rolls = [{"system": "d100", "params": {"value": 1 + i % 100}} for i in range(5000)]
+    out = ok({"op": "briefs", "rolls": rolls})["briefs"]
+    assert len(out) == 5000 and all(out)
+    assert out[4999]["fr"] == "Valeur 100"
+
+
 def test_a_situation_is_worded_by_the_fields_it_sets() -> None:
     out = ok({"op": "briefs", "rolls": [
         {"system": "pool", "situation": {"augmentations": 2, "modifiers": "+1", "diminutions": 0}},
