@@ -32,7 +32,7 @@ import shutil
 import sys
 from pathlib import Path
 
-MAIN_TAG = '<script type="module" src="js/main.js"></script>'
+MAIN_TAG = '<script type="module" src="js/app/main.js"></script>'
 STYLE_TAG = '<link rel="stylesheet" href="css/app.css">'
 EARLY_TAG = '<script src="js/engine/early.js"></script>'
 HELPER = "js/engine/bench-variant.js"
@@ -60,7 +60,7 @@ LATE_SCRIPT = """(function () {
     added = true;
     var script = document.createElement("script");
     script.type = "module";
-    script.src = "js/main.js";
+    script.src = "js/app/main.js";
     document.head.appendChild(script);
   }
   setTimeout(add, 1500);

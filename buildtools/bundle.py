@@ -4,7 +4,7 @@
   minified ES module with only the exports that web/js takes from it (vendor_exports; all of
   them when a module uses the library whole), instead of the unminified files. jsQR
   (VENDOR_MINIFIED) is minified as it is (a UMD script, not bundled).
-- The page's own modules and stylesheets (page_bundle, tools/bundle-page.mjs): js/main.js and
+- The page's own modules and stylesheets (page_bundle, tools/bundle-page.mjs): js/app/main.js and
   js/pwa/pwa.js with every module they import, minified, split into a few chunks (the 3D
   dice's own modules in a chunk loaded after ready), and index.html's stylesheets as one
   css/app.css: a first visit asks for a handful of files instead of about 130, each level of
@@ -236,7 +236,7 @@ def page_index(html: str) -> str:
 
 
 def page_bundle(systems: bytes, web: Path = WEB) -> dict[str, bytes]:
-    """dist path -> content: the page's scripts bundled (js/main.js, js/pwa/pwa.js and their
+    """dist path -> content: the page's scripts bundled (js/app/main.js, js/pwa/pwa.js and their
     chunks in js/chunks/) and its stylesheets as one css/app.css (tools/bundle-page.mjs), with
     `systems` (the engine's answer to {"op": "systems"}, JSON) written into main.js. Cached in
     .cache/bundles/ by esbuild's version, the tool, `systems` and every source it reads."""

@@ -2,8 +2,8 @@
 //
 //   node tools/bundle-page.mjs WEB_DIR OUT_DIR SYSTEMS_JSON
 //
-// Scripts: web/js/main.js and web/js/pwa/pwa.js with every module they import, minified, as
-// ES modules with code splitting. The two entries keep their paths (js/main.js,
+// Scripts: web/js/app/main.js and web/js/pwa/pwa.js with every module they import, minified, as
+// ES modules with code splitting. The two entries keep their paths (js/app/main.js,
 // js/pwa/pwa.js); modules both use go into a shared chunk (one instance of each module, e.g.
 // the language of lib/i18n.js); what is imported lazily (the 3D dice, dice3d.js and its
 // solids) into chunks loaded when asked for (js/chunks/). A first visit then asks for a
@@ -44,7 +44,7 @@ const site = {
 
 const result = await esbuild.build({
   absWorkingDir: webDir,
-  entryPoints: { "js/main": path.join(webDir, "js/main.js"), "js/pwa/pwa": path.join(webDir, "js/pwa/pwa.js") },
+  entryPoints: { "js/app/main": path.join(webDir, "js/app/main.js"), "js/pwa/pwa": path.join(webDir, "js/pwa/pwa.js") },
   outdir: outDir,
   bundle: true,
   splitting: true,

@@ -227,7 +227,7 @@ def test_the_worker_starts_before_the_page_s_modules_arrive(new_app: Any, site: 
     app = new_app(site)
     page = app.page
     held: list[Any] = []
-    page.route("**/js/main.js", lambda route: held.append(route))
+    page.route("**/js/app/main.js", lambda route: held.append(route))
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
     page.goto(app.base_url, wait_until="commit")  # (the load event waits for main.js)

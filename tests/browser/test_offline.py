@@ -88,7 +88,7 @@ def test_precache_manifest_lists_every_file_of_the_build(dist_dir: Path) -> None
         "apple-touch-icon.png",
         "icons/icon-192.png",
         "icons/maskable-512.png",
-        "js/main.js",
+        "js/app/main.js",
         "js/engine/worker.js",
         "js/pwa/pwa.js",
         "css/app.css",
@@ -472,7 +472,7 @@ def test_a_deleted_or_partial_offline_copy_is_refilled(
         page.wait_for_selector(READY_OFFLINE, timeout=BOOT_TIMEOUT_MS)
 
         # Part of it is gone, the runtime among it; the next start refills it.
-        gone = ["pyodide/python_stdlib.zip", "pyodide/pyodide.asm.wasm", "js/main.js"]
+        gone = ["pyodide/python_stdlib.zip", "pyodide/pyodide.asm.wasm", "js/app/main.js"]
         page.evaluate(
             """async ([name, files]) => {
               const cache = await caches.open(name);

@@ -351,7 +351,8 @@ def test_the_page_is_bundled(dist_dir: Path) -> None:
     of the bundle names a file of dist/."""
     scripts = sorted(p.relative_to(dist_dir).as_posix() for p in (dist_dir / "js").rglob("*.js"))
     others = [s for s in scripts if not s.startswith("js/chunks/")]
-    assert others == [build.EARLY_FILE, build.WORKER_FILE, "js/main.js", "js/pwa/pwa.js"]
+    entries = [build.EARLY_FILE, build.WORKER_FILE, "js/app/main.js", "js/pwa/pwa.js"]
+    assert others == sorted(entries)
     assert 1 <= len(scripts) - len(others) <= 6, scripts
     assert sorted(p.name for p in (dist_dir / "css").iterdir()) == ["app.css"]
     head = (dist_dir / "index.html").read_text(encoding="utf-8").split("</head>")[0]
@@ -360,7 +361,7 @@ def test_the_page_is_bundled(dist_dir: Path) -> None:
     assert loads == [
         f'<script src="{build.EARLY_FILE}">',
         f'<link rel="stylesheet" href="{build.PAGE_STYLESHEET}">',
-        '<script type="module" src="js/main.js">',
+        '<script type="module" src="js/app/main.js">',
         '<script type="module" src="js/pwa/pwa.js">',
     ]
     css = (dist_dir / build.PAGE_STYLESHEET).read_text(encoding="utf-8")
@@ -394,15 +395,15 @@ def test_the_server_can_gzip_what_github_pages_gzips(dist_dir: Path) -> None:
 
     info = json.loads((dist_dir / "version.json").read_text())
     with build.serving(dist_dir, gzip=True) as base:
-        for rel in ("", "js/main.js", "css/app.css", "pyodide/pyodide.asm.wasm"):
+        for rel in ("", "js/app/main.js", "css/app.css", "pyodide/pyodide.asm.wasm"):
             encoding, body = get(base, rel, "gzip, deflate")
             assert encoding == "gzip", rel
             assert gzip.decompress(body) == (dist_dir / (rel or "index.html")).read_bytes()
         for rel in (info["snapshot"]["url"], info["wheel"]):
             assert get(base, rel, "gzip") == (None, (dist_dir / rel).read_bytes()), rel
-        assert get(base, "js/main.js", "identity")[0] is None
+        assert get(base, "js/app/main.js", "identity")[0] is None
     with build.serving(dist_dir) as base:
-        assert get(base, "js/main.js", "gzip")[0] is None
+        assert get(base, "js/app/main.js", "gzip")[0] is None
 
 
 def test_a_client_that_hangs_up_mid_file_is_no_error(

@@ -1,5 +1,6 @@
 """The front end's layers run one way (design principle 7, issue 21): lib/ -> widgets ->
-screens -> main.js. A module imports only from its own layer or a lower one, no screen
+screens -> the app shell (app/, where main.js wires the page). A module imports only from its
+own layer or a lower one, no module sits at the top of web/js outside a folder, no screen
 imports another (issue 42: what two screens share lives in lib/ or widgets/), and the
 folders import each other without a cycle.
 
@@ -30,10 +31,10 @@ LAYERS: dict[str, int] = {
     "gm": 2,
     "pwa": 2,
     "sharing": 2,
-    "app": 3,  # the app shell: boot, safe start, the boot panel, the test hooks
-    ".": 3,  # main.js, the composition root
+    # the app shell: main.js (the composition root), boot, safe start, the boot panel, the hooks
+    "app": 3,
 }
-LAYER_NAMES = ["lib", "widgets", "screens", "main"]
+LAYER_NAMES = ["lib", "widgets", "screens", "app shell"]
 
 COMMENT = re.compile(r"/\*.*?\*/|(?<![:\"'\\])//[^\n]*", re.S)
 SPECIFIER = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*(["'])(\.{1,2}/[^"']+)\1""")
@@ -45,7 +46,8 @@ def specifiers(text: str) -> list[str]:
 
 
 def folder_of(root: Path, path: Path) -> str | None:
-    """The top folder of web/js a file belongs to ("." for main.js), None when outside."""
+    """The top folder of web/js a file belongs to ("." for a module outside any folder, which
+    has no layer), None when outside web/js."""
     try:
         rel = path.resolve().relative_to(root.resolve())
     except ValueError:
@@ -133,6 +135,12 @@ def test_every_folder_of_web_js_has_a_layer() -> None:
     assert folders <= set(LAYERS), folders - set(LAYERS)
 
 
+def test_every_module_of_web_js_lives_in_a_folder() -> None:
+    """The composition root is the app shell's (app/main.js, issue 42): the top of web/js holds
+    folders only, so a module's folder always says its layer."""
+    assert [p.name for p in JS.glob("*.js")] == []
+
+
 def test_nothing_in_web_js_imports_upward() -> None:
     assert upward_imports(JS) == []
 
@@ -157,7 +165,7 @@ def plant(root: Path, files: dict[str, str]) -> Path:
 
 
 CLEAN = {
-    "main.js": 'import { Roll } from "./roll/roll.js";\n',
+    "app/main.js": 'import { Roll } from "../roll/roll.js";\n',
     "roll/roll.js": (
         'import { card } from "../widgets/card.js";\nimport { h } from "../lib/dom.js";\n'
         "export class Roll {}\n"
@@ -186,7 +194,7 @@ def test_a_planted_screen_to_screen_import_fails(tmp_path: Path) -> None:
     [
         ("widgets/card.js", 'import { Roll } from "../roll/roll.js";\n'),  # widget -> screen
         ("lib/dom.js", 'export { card } from "../widgets/card.js";\n'),  # lib -> widget
-        ("lib/dom.js", 'import "../main.js";\n'),  # lib -> main
+        ("lib/dom.js", 'import "../app/main.js";\n'),  # lib -> the app shell
         ("widgets/card.js", 'const later = import("../roll/roll.js");\n'),  # a dynamic one too
     ],
 )

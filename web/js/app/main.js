@@ -1,46 +1,46 @@
 // pyrules in the browser, composition root: boots the engine worker, creates the roll
 // screen's parts (web/js/roll/) and the play screens, and wires them together.
-// The page's test hooks (window.pyrules) are described in app/hooks.js.
+// The page's test hooks (window.pyrules) are described in hooks.js, beside it.
 
 // engine.js first: its evaluation starts the worker before any other module reads storage.
-import { Engine } from "./engine/engine.js";
-import { CharactersView } from "./characters/view.js";
-import { CombatView } from "./combat/combat.js";
-import { diceSettings } from "./ui/dice-settings.js";
-import { debounce, nextTask, storageGet, storageSet } from "./lib/dom.js";
-import { GmTools } from "./gm/gm.js";
-import { History } from "./history/history.js";
-import { Briefs } from "./widgets/briefs.js";
-import { applyStatic, lang, t } from "./lib/i18n.js";
-import { Notices } from "./ui/notices.js";
-import { formatPercent } from "./widgets/odds/odds.js";
-import { OppositionPanel } from "./characters/opposition.js";
-import { drawQR } from "./ui/qr.js";
-import { linkOf, PREFIX, shareEntry } from "./roll/replay.js";
-import { preload3dSoon, testHooks as stageHooks } from "./stage/stage.js";
-import { StatsView } from "./gm/stats.js";
-import { Views } from "./lib/views.js";
-import { watchEngine } from "./app/boot.js";
-import { BootPanel } from "./app/boot-panel.js";
-import { RollScreen, SystemPicker, updateLangButtons, wireControls } from "./roll/screen.js";
-import { drawRollButton, FormErrors, RollForms } from "./roll/side-forms.js";
-import { installHooks } from "./app/hooks.js";
-import { HistoryReplay, ReplayLinks } from "./roll/replay-links.js";
-import { PutBack } from "./roll/put-back.js";
-import { OddsPanel } from "./roll/odds-panel.js";
-import { Placement, Roller, seedTaker } from "./roll/rolling.js";
-import { SavedExpressions } from "./roll/saved.js";
-import { announcer, ResultCard, RollAnimation, stagePresenter } from "./widgets/result-card.js";
-import { createOddsCache, createPipeline } from "./widgets/pipeline.js";
-import { SafeStart } from "./app/safe-start.js";
-import { createRollApp, restoreState, restoreSystems, STATE_KEY, STORED_KEYS, SYSTEMS_KEY } from "./roll/state.js";
-import { pageStore as store } from "./lib/page-store.js";
-import { Table } from "./sharing/table.js";
-import "./ui/strings.js";
-import "./widgets/strings.js";
-import "./widgets/odds/strings.js";
-import "./history/strings.js";
-import "./gm/strings.js";
+import { Engine } from "../engine/engine.js";
+import { CharactersView } from "../characters/view.js";
+import { CombatView } from "../combat/combat.js";
+import { diceSettings } from "../ui/dice-settings.js";
+import { debounce, nextTask, storageGet, storageSet } from "../lib/dom.js";
+import { GmTools } from "../gm/gm.js";
+import { History } from "../history/history.js";
+import { Briefs } from "../widgets/briefs.js";
+import { applyStatic, lang, t } from "../lib/i18n.js";
+import { Notices } from "../ui/notices.js";
+import { formatPercent } from "../widgets/odds/odds.js";
+import { OppositionPanel } from "../characters/opposition.js";
+import { drawQR } from "../ui/qr.js";
+import { linkOf, PREFIX, shareEntry } from "../roll/replay.js";
+import { preload3dSoon, testHooks as stageHooks } from "../stage/stage.js";
+import { StatsView } from "../gm/stats.js";
+import { Views } from "../lib/views.js";
+import { watchEngine } from "./boot.js";
+import { BootPanel } from "./boot-panel.js";
+import { RollScreen, SystemPicker, updateLangButtons, wireControls } from "../roll/screen.js";
+import { drawRollButton, FormErrors, RollForms } from "../roll/side-forms.js";
+import { installHooks } from "./hooks.js";
+import { HistoryReplay, ReplayLinks } from "../roll/replay-links.js";
+import { PutBack } from "../roll/put-back.js";
+import { OddsPanel } from "../roll/odds-panel.js";
+import { Placement, Roller, seedTaker } from "../roll/rolling.js";
+import { SavedExpressions } from "../roll/saved.js";
+import { announcer, ResultCard, RollAnimation, stagePresenter } from "../widgets/result-card.js";
+import { createOddsCache, createPipeline } from "../widgets/pipeline.js";
+import { SafeStart } from "./safe-start.js";
+import { createRollApp, restoreState, restoreSystems, STATE_KEY, STORED_KEYS, SYSTEMS_KEY } from "../roll/state.js";
+import { pageStore as store } from "../lib/page-store.js";
+import { Table } from "../sharing/table.js";
+import "../ui/strings.js";
+import "../widgets/strings.js";
+import "../widgets/odds/strings.js";
+import "../history/strings.js";
+import "../gm/strings.js";
 // Until the characters and combat screens have their own strings.js (issue 12 handover).
 
 const $ = (id) => document.getElementById(id);
@@ -50,7 +50,7 @@ store.set({ history: [], characters: [], fight: null, table: null });
 const app = createRollApp({}, store); // filled from storage once the engine has been started (below)
 const saveState = debounce(() => storageSet(STATE_KEY, app.state), 300);
 
-const engine = new Engine(new URL("./engine/worker.js", import.meta.url), { unavailable: () => t("engine.unavailable"), text: (key, args) => t(key, args) });
+const engine = new Engine(new URL("../engine/worker.js", import.meta.url), { unavailable: () => t("engine.unavailable"), text: (key, args) => t(key, args) });
 const gmTools = new GmTools({ call: (request) => engine.call(request) });
 const { hooks, resolveReady } = installHooks(engine);
 const takeSeed = seedTaker(hooks);
@@ -94,7 +94,7 @@ app.subscribe(STORED_KEYS, () => saveState()); // from now on, what is kept betw
 }
 const bundledSystems = app.systems
   ? null
-  : fetch(new URL("../systems.json", import.meta.url))
+  : fetch(new URL("../../systems.json", import.meta.url))
       .then((response) => (response.ok ? response.json() : null))
       .catch(() => null);
 
@@ -117,7 +117,7 @@ const oddsCache = createOddsCache();
 hooks.oddsCache = oddsCache; // tests: clear() makes the next odds be asked again
 // The page's own module instances, for tests: the built site is bundled, so a test cannot
 // import a module by its path and get the instance the page uses.
-hooks.modules = { stage: stageHooks, i18n: { t }, replay: { linkOf }, dice3d: () => import("./stage/dice3d.js") };
+hooks.modules = { stage: stageHooks, i18n: { t }, replay: { linkOf }, dice3d: () => import("../stage/dice3d.js") };
 // The play context (characters, opposition, combat, statistics, the sources helper).
 const ctx = {
   engine, store, history, pipeline, showView, systems: () => app.systems, play: () => app.play,
