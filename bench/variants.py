@@ -37,14 +37,19 @@ STYLE_TAG = '<link rel="stylesheet" href="css/app.css">'
 EARLY_TAG = '<script src="js/engine/early.js"></script>'
 HELPER = "js/engine/bench-variant.js"
 
-#: The marks engine.js and main.js set, set from the worker's messages (static, engine-only).
+#: The marks engine.js and main.js set, set from the worker's messages (static, engine-only),
+#: and the app's `window.pyrules.ready`, which pwa.js waits for before it looks at the
+#: offline copy (as it does beside the app).
 MARKS_SCRIPT = """(function () {
   var early = self.pyrulesEarly;
   if (!early) return;
+  var settle;
+  window.pyrules = { ready: new Promise(function (resolve) { settle = resolve; }) };
   early.worker.addEventListener("message", function (event) {
     var data = event.data || {};
     if (data.type === "boot") performance.mark("pyrules:boot:" + data.path, { detail: data });
     if (data.type === "ready") performance.mark("pyrules:ready");
+    if (data.type === "ready" || data.type === "error") settle();
     if (data.type === "snapshot") {
       performance.mark("pyrules:snapshot:" + (data.stored ? "stored" : "not-stored"));
     }

@@ -301,8 +301,47 @@ def test_the_boot_asks_for_nothing_before_the_runtime_and_the_snapshot(
             app.context.close()  # before the server goes
 
 
+#: An init script noting when #pwa-status first gets data-ready="true" (__badgeReadyAt).
+BADGE_WATCH = """
+new MutationObserver((changes, observer) => {
+  const badge = document.getElementById("pwa-status");
+  if (badge && badge.dataset.ready === "true") {
+    window.__badgeReadyAt = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, {
+  subtree: true, childList: true, attributes: true, attributeFilter: ["data-ready"],
+});
+"""
+
+
+def test_a_later_visit_looks_at_the_offline_copy_once_the_engine_is_ready(
+    new_app: Any, site: str
+) -> None:
+    """On a later visit (the offline copy in place and in control), pwa.js waits for the
+    engine before it asks for the copy's status (the service worker lists every cached file)
+    and checks for an update: in WebKit those ran beside the worker's reads of the same
+    cache, relayed by the page's main thread, and delayed the engine. The badge says the
+    copy is ready only after the engine is."""
+    app = new_app(site, service_workers="allow")
+    # Read only: when the badge first said "ready offline", in the page's clock.
+    app.context.add_init_script(BADGE_WATCH)
+    app.open()
+    app.page.wait_for_selector('#pwa-status[data-ready="true"]', state="attached")
+    assert app.page.evaluate("() => Boolean(navigator.serviceWorker.controller)")
+    app.reload()  # a later visit: the page and the engine come from the offline copy
+    app.page.wait_for_selector('#pwa-status[data-ready="true"]', state="attached")
+    badge, ready = app.page.evaluate(
+        "() => [__badgeReadyAt, performance.getEntriesByName('pyrules:ready')[0].startTime]"
+    )
+    assert badge >= ready, f"the copy's status came {ready - badge:.0f} ms before the engine"
+    app.check_clean()
+    app.context.close()
+
+
 def check_request_order(app: App, url: str, log: list[tuple[str, str]]) -> None:
-    """The worker's requests, in the order the server got them (see the test above)."""
+    """The worker's requests, in the order the server got them (see
+    test_the_boot_asks_for_nothing_before_the_runtime_and_the_snapshot)."""
     app.open()
     worker_url = url + build.WORKER_FILE
     from_worker = [

@@ -18,7 +18,7 @@
 import { t } from "../lib/i18n.js";
 import "./strings.js";
 
-const FIRST_VISIT_WAIT_MS = 20000; // at most this long for the engine before caching it all
+const ENGINE_WAIT_MS = 20000; // at most this long for the engine before the offline copy is looked at
 const CHECK_EVERY_MS = 30 * 60 * 1000; // look for a new build this often while visible
 const STATUS_TIMEOUT_MS = 5000;
 const RELOAD_FALLBACK_MS = 10000;
@@ -316,7 +316,7 @@ function onControllerChange() {
 
 function engineSettled() {
   const ready = window.pyrules && window.pyrules.ready;
-  const timeout = new Promise((resolve) => setTimeout(resolve, FIRST_VISIT_WAIT_MS));
+  const timeout = new Promise((resolve) => setTimeout(resolve, ENGINE_WAIT_MS));
   return Promise.race([ready ? Promise.resolve(ready).catch(() => {}) : timeout, timeout]);
 }
 
@@ -352,9 +352,13 @@ async function start() {
   sw.addEventListener("controllerchange", onControllerChange);
   sw.addEventListener("message", (event) => showStatus(event.data));
   if (sw.startMessages) sw.startMessages();
-  // First visit: let the page download the runtime first; the worker then revalidates the
-  // files (304) instead of downloading the same 13 MB a second time in parallel.
-  if (!hadController) await engineSettled();
+  // Nothing of the offline copy before the engine has started. First visit: the page
+  // downloads the runtime first; the worker then revalidates the files (304) instead of
+  // downloading the same 13 MB a second time in parallel. Later visits: the update check
+  // (sw.js from the network, twice) and the copy's status (every cached file listed) would
+  // run while the engine's worker reads the same cache, its reads relayed by this thread in
+  // WebKit; they come once it is ready.
+  await engineSettled();
   if (!(await register())) return;
   if (registration.waiting && sw.controller) state.update = "waiting";
   sw.ready.then(checkStatus);
