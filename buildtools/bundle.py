@@ -8,9 +8,11 @@
   js/pwa/pwa.js with every module they import, minified, split into a few chunks (the 3D
   dice's own modules in a chunk loaded after ready), and index.html's stylesheets as one
   css/app.css: a first visit asks for a handful of files instead of about 130, each level of
-  imports one more round trip. js/engine/early.js (the classic script that starts the worker
-  from index.html's head) stays a file, minified (minify_web); the vendored libraries stay in
-  dist/vendor/.
+  imports one more round trip. index.html gets its French static text written in
+  (fill_static) and a modulepreload of each chunk main.js imports. js/engine/early.js (the
+  classic script that starts the worker from index.html's head and sets its language) is
+  built on its own, an IIFE with lib/lang-choice.js inlined (early_bundle); the vendored
+  libraries stay in dist/vendor/.
 - The engine worker (WORKER_ENTRY): web/js/engine/worker.js and what it imports, one file,
   so a starting worker asks for no second script before the runtime and the snapshot.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html as html_text
 import json
 import re
 import shutil
@@ -41,6 +44,11 @@ PAGE_STYLESHEET = "css/app.css"
 #: The classic script, first in index.html's head, that starts the engine's worker.
 EARLY_FILE = "js/engine/early.js"
 _LINK = re.compile(r'^([ \t]*)<link rel="stylesheet" href="[^"]+">\n', re.MULTILINE)
+#: What the page's bundler says for index.html (not shipped): {"text": {key: French text} of
+#: its data-i18n attributes, "preload": the chunks main.js imports statically}.
+PAGE_FACTS = "page-facts.json"
+_START_TAG = re.compile(r"<([a-zA-Z][\w-]*)((?:\s+[\w:-]+(?:=\"[^\"]*\")?)*)\s*>")
+_ATTRIBUTE = re.compile(r'\s+([\w:-]+)(?:="([^"]*)")?')
 #: What the CSP forbids in a bundle.
 FORBIDDEN = (b"eval(", b"new Function(")
 
@@ -218,27 +226,92 @@ def worker_bundle(entry: Path = WORKER_ENTRY) -> bytes:
 
 def bundled_by_page(rel: str) -> bool:
     """Whether web/ file `rel` goes into a bundle instead of dist/ as itself: every module of
-    web/js/ (into the page's bundle, or the worker's: WORKER_ENTRY), and the stylesheets.
-    EARLY_FILE, the classic script that starts the worker, stays itself."""
+    web/js/ (into the page's bundle, the worker's, WORKER_ENTRY, or EARLY_FILE's own,
+    early_bundle), and the stylesheets."""
     if rel.startswith("js/") and rel.endswith(".js"):
-        return rel != EARLY_FILE
+        return True
     return rel.startswith("css/") and rel.endswith(".css")
 
 
-def page_index(html: str) -> str:
+def early_bundle(web: Path = WEB) -> bytes:
+    """EARLY_FILE as index.html's head runs it: a classic script (an IIFE) with what it
+    imports (lib/lang-choice.js) inlined, minified."""
+    ensure_esbuild()
+    entry = web / EARLY_FILE
+    sources = sorted([entry, *(web / "js" / "lib").glob("*.js")])
+    key = [_esbuild_id(), b"early 1", *(p.name.encode() + p.read_bytes() for p in sources)]
+    args = [
+        str(entry), "--bundle", "--format=iife", "--minify", "--legal-comments=none",
+        "--charset=utf8",
+    ]
+    return _cached(key, lambda: esbuild(args))
+
+
+def page_index(html: str, preload: tuple[str, ...] = ()) -> str:
     """index.html for the bundled page: its stylesheet links, in order, become one link to
-    PAGE_STYLESHEET where the first one stood."""
+    PAGE_STYLESHEET where the first one stood, and each of `preload` (chunks main.js imports)
+    a modulepreload just before main.js's script tag: asked for while the head is parsed,
+    not once main.js has come and been parsed (a later visit in WebKit waited 120-200 ms)."""
     first = _LINK.search(html)
     if first is None:
         raise BuildError("web/index.html links no stylesheet")
     one = f'{first.group(1)}<link rel="stylesheet" href="{PAGE_STYLESHEET}">\n'
-    return html[: first.start()] + one + _LINK.sub("", html[first.start() :])
+    html = html[: first.start()] + one + _LINK.sub("", html[first.start() :])
+    if preload:
+        main = re.search(r'^([ \t]*)<script type="module" src="js/app/main.js">', html, re.M)
+        if main is None:
+            raise BuildError("web/index.html has no module script js/app/main.js")
+        links = "".join(f'{main.group(1)}<link rel="modulepreload" href="{p}">\n' for p in preload)
+        html = html[: main.start()] + links + html[main.start() :]
+    return html
+
+
+def fill_static(html: str, texts: dict[str, str]) -> str:
+    """index.html with the text main.js's applyStatic would write, written in: each element
+    with data-i18n="key" holds texts[key] (escaped), and each data-i18n-<attr>="key" sets
+    <attr> to texts[key]. The first paint then shows the French page whole, and applyStatic,
+    which writes only what differs, changes nothing for a French reader."""
+    out: list[str] = []
+    pos = 0
+    for tag in _START_TAG.finditer(html):
+        if " data-i18n" not in tag.group(2):
+            continue
+        attrs = [(m.group(1), m.group(2)) for m in _ATTRIBUTE.finditer(tag.group(2))]
+        source = dict(attrs)  # as written (already escaped), None for a boolean attribute
+        written: dict[str, str] = {}
+        for name, key in attrs:
+            if name.startswith("data-i18n-"):
+                if key is None or key not in texts:
+                    raise BuildError(f"index.html: no text for {name}={key!r}")
+                written[name.removeprefix("data-i18n-")] = html_text.escape(texts[key])
+        names = [name for name, _ in attrs] + [n for n in written if n not in source]
+        start = "<" + tag.group(1)
+        for name in names:
+            value = written.get(name, source.get(name))
+            start += f" {name}" if value is None else f' {name}="{value}"'
+        start += ">"
+        out.append(html[pos : tag.start()])
+        out.append(start)
+        pos = tag.end()
+        key = source.get("data-i18n")
+        if key is None:
+            continue
+        if key not in texts:
+            raise BuildError(f"index.html: no text for data-i18n={key!r}")
+        end = html.find(f"</{tag.group(1)}>", pos)
+        if end < 0 or "<" in html[pos:end]:
+            raise BuildError(f"index.html: the element of data-i18n={key!r} must hold text only")
+        out.append(html_text.escape(texts[key], quote=False))
+        pos = end
+    out.append(html[pos:])
+    return "".join(out)
 
 
 def page_bundle(systems: bytes, web: Path = WEB) -> dict[str, bytes]:
     """dist path -> content: the page's scripts bundled (js/app/main.js, js/pwa/pwa.js and their
     chunks in js/chunks/) and its stylesheets as one css/app.css (tools/bundle-page.mjs), with
-    `systems` (the engine's answer to {"op": "systems"}, JSON) written into main.js. Cached in
+    `systems` (the engine's answer to {"op": "systems"}, JSON) written into main.js, and
+    index.html linking that stylesheet, its static text written in (fill_static). Cached in
     .cache/bundles/ by esbuild's version, the tool, `systems` and every source it reads."""
     ensure_esbuild()
     node = shutil.which("node")
@@ -273,4 +346,8 @@ def page_bundle(systems: bytes, web: Path = WEB) -> dict[str, bytes]:
             return json.dumps(out, sort_keys=True).encode()
 
     packed = json.loads(_cached(key, make))
-    return {rel: base64.b64decode(data) for rel, data in packed.items()}
+    files = {rel: base64.b64decode(data) for rel, data in packed.items()}
+    facts = json.loads(files.pop(PAGE_FACTS))
+    page = fill_static((web / "index.html").read_text(encoding="utf-8"), facts["text"])
+    files["index.html"] = page_index(page, tuple(facts["preload"])).encode()
+    return files

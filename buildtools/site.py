@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from .bundle import (
+    EARLY_FILE,
     WORKER_FILE,
     bundled_by_page,
+    early_bundle,
     minify_file,
     minify_web,
     page_bundle,
-    page_index,
     vendor_bundles,
     worker_bundle,
 )
@@ -166,13 +167,14 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     if not isinstance(template, Path):
         raise BuildError(f"web/{SW_TEMPLATE} is missing: it is the service worker template")
     # The page's modules and stylesheets bundled (a handful of files, index.html linking the
-    # one stylesheet); the rest of web/ as it is, early.js (the worker's early start) minified.
+    # one stylesheet), early.js (the worker's early start) a classic script of its own; the
+    # rest of web/ as it is, or minified.
     own = {rel: path for rel, path in web_files.items() if not bundled_by_page(rel)}
     plan: dict[str, Path | bytes] = dict(own)
     plan.update(minify_web(own))
+    plan[EARLY_FILE] = early_bundle(WEB)
     systems = systems_description()
-    plan.update(page_bundle(systems, WEB))
-    plan["index.html"] = page_index(web_files["index.html"].read_text(encoding="utf-8")).encode()
+    plan.update(page_bundle(systems, WEB))  # index.html too: one stylesheet, its text written in
     generated: dict[str, Path | bytes] = {f"pyodide/{f}": pyodide_dir / f for f in PYODIDE_FILES}
     generated[f"wheels/{MICROPIP_WHEEL}"] = micropip
     engine_wheels: EngineWheels = []

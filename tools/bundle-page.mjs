@@ -21,10 +21,18 @@
 // Stylesheets: index.html's <link rel="stylesheet"> files, in their order, as one minified
 // css/app.css (the build rewrites index.html to link it alone).
 //
+// What the build writes into index.html (buildtools/bundle.py; the file is not shipped):
+// page-facts.json, {"text": {key: French text} for every key of index.html's data-i18n and
+// data-i18n-<attribute> attributes, as lib/i18n.js's t() says it with the screens' catalogues
+// (every module of web/js that calls addStrings); "preload": the chunks main.js imports
+// statically, each asked for by a modulepreload while the head is parsed instead of once
+// main.js has been parsed}.
+//
 // Prints a JSON list of the files written (paths relative to OUT_DIR) on stdout.
 
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
 
 const [webDir, outDir, systemsFile] = process.argv.slice(2).map((p) => path.resolve(p));
@@ -58,6 +66,7 @@ const result = await esbuild.build({
   define: { BUILT_SYSTEMS: JSON.stringify(systems) },
   plugins: [site],
   write: false,
+  metafile: true,
   logLevel: "warning",
 });
 if (result.errors.length) process.exit(1);
@@ -86,4 +95,25 @@ const minified = await esbuild.transform(css, { loader: "css", minify: true, cha
 mkdirSync(path.join(outDir, "css"), { recursive: true });
 writeFileSync(path.join(outDir, "css/app.css"), minified.code);
 written.push("css/app.css");
+
+// The static text, in French.
+const i18n = await import(pathToFileURL(path.join(webDir, "js/lib/i18n.js")).href);
+const modules = readdirSync(path.join(webDir, "js"), { recursive: true })
+  .map((rel) => path.join(webDir, "js", rel))
+  .filter((file) => file.endsWith(".js") && file !== path.join(webDir, "js/lib/i18n.js"))
+  .filter((file) => /\baddStrings\(/.test(readFileSync(file, "utf8")))
+  .sort();
+for (const file of modules) await import(pathToFileURL(file).href);
+const keys = [...new Set([...html.matchAll(/ data-i18n(?:-[\w-]+)?="([^"]+)"/g)].map((m) => m[1]))].sort();
+const known = new Set(i18n.catalogues().flatMap((table) => Object.keys(table.fr || {})));
+const unknown = keys.filter((key) => !known.has(key));
+if (unknown.length) throw new Error(`index.html uses keys no catalogue defines: ${unknown.join(", ")}`);
+const texts = Object.fromEntries(keys.map((key) => [key, i18n.textIn("fr", key)]));
+// (The metafile's paths are relative to esbuild's working directory, webDir.)
+const posix = (p) => p.split(path.sep).join("/");
+const main = result.metafile.outputs[posix(path.relative(webDir, path.join(outDir, "js/app/main.js")))];
+if (!main) throw new Error("the bundle has no js/app/main.js");
+const preload = main.imports.filter((i) => i.kind === "import-statement").map((i) => posix(path.relative(outDir, path.resolve(webDir, i.path))));
+writeFileSync(path.join(outDir, "page-facts.json"), JSON.stringify({ text: texts, preload }));
+written.push("page-facts.json");
 process.stdout.write(JSON.stringify({ files: written.sort() }) + "\n");

@@ -196,19 +196,21 @@ def test_dist_layout(dist_dir: Path) -> None:
             assert src.read_bytes() == (build.NODE_PYODIDE / name).read_bytes(), name
     web = build._web_files(build.WEB)
     web.pop(build.SW_TEMPLATE)
-    # The page's modules and stylesheets are bundled (test_the_page_is_bundled); the rest of
-    # web/ is minified one by one (the scripts and stylesheets left) or copied as it is;
-    # index.html links the one stylesheet; the worker is bundled with its imports and
-    # version.json baked in (test_the_worker_is_one_baked_bundle).
+    # The page's modules and stylesheets are bundled (test_the_page_is_bundled), index.html
+    # with them (one stylesheet, its static text written in: test_the_static_text_is_built_in);
+    # early.js is a classic script of its own (test_early_js_is_a_classic_script); the rest
+    # of web/ is minified one by one (stylesheets or scripts left) or copied as it is; the
+    # worker is bundled with its imports and version.json baked in
+    # (test_the_worker_is_one_baked_bundle).
     own = {rel: src for rel, src in web.items() if not build.bundled_by_page(rel)}
     minified = build.minify_web(own)
     bundle = build.page_bundle(build.systems_description())
-    assert build.EARLY_FILE in minified
+    assert "index.html" in bundle
+    assert (dist_dir / build.EARLY_FILE).read_bytes() == build.early_bundle()
     for rel, src in own.items():
-        if rel == "index.html":
-            page = build.page_index(src.read_text(encoding="utf-8")).encode()
-            assert (dist_dir / rel).read_bytes() == page
-        elif rel in minified:
+        if rel in bundle:
+            continue
+        if rel in minified:
             assert (dist_dir / rel).read_bytes() == minified[rel], rel
             assert len(minified[rel]) < src.stat().st_size, rel
         else:
@@ -218,7 +220,7 @@ def test_dist_layout(dist_dir: Path) -> None:
     expected = (
         set(own)
         | set(bundle)
-        | {build.WORKER_FILE}
+        | {build.WORKER_FILE, build.EARLY_FILE}
         | {f"pyodide/{n}" for n in build.PYODIDE_FILES}
         | {info["wheel"], info["micropip"], "systems.json", ".nojekyll", *build.GENERATED}
         | {w["url"] for w in info["wheels"]}
@@ -358,9 +360,17 @@ def test_the_page_is_bundled(dist_dir: Path) -> None:
     head = (dist_dir / "index.html").read_text(encoding="utf-8").split("</head>")[0]
     tags = re.findall(r"<(?:script|link)\b[^>]*>", head)
     loads = [t for t in tags if "<script" in t or 'rel="stylesheet"' in t or "modulepreload" in t]
+    # main.js's static imports are preloaded (asked for while the head is parsed); the 3D
+    # dice's chunk, imported only once ready, is not.
+    main = (dist_dir / "js/app/main.js").read_text(encoding="utf-8")
+    imported = sorted(
+        "js/" + m.removeprefix("../") for m in re.findall(r'\bfrom\s*"(\.\./chunks/[^"]+)"', main)
+    )
+    assert imported and all("/chunk-" in rel for rel in imported), imported
     assert loads == [
         f'<script src="{build.EARLY_FILE}">',
         f'<link rel="stylesheet" href="{build.PAGE_STYLESHEET}">',
+        *(f'<link rel="modulepreload" href="{rel}">' for rel in imported),
         '<script type="module" src="js/app/main.js">',
         '<script type="module" src="js/pwa/pwa.js">',
     ]
@@ -380,6 +390,41 @@ def test_the_page_is_bundled(dist_dir: Path) -> None:
             assert path.resolve().is_file(), f"{rel} imports {target}"
         for word in build.FORBIDDEN:
             assert word not in text.encode(), rel
+
+
+def test_the_static_text_is_built_in(dist_dir: Path) -> None:
+    """Every data-i18n element of dist's index.html holds its French text, and every
+    data-i18n-<attr> sets that attribute, as main.js would write them (the texts come from
+    the page's own catalogues: tests/browser/test_language.py checks the page changes nothing
+    for a French reader); fill_static escapes what it writes and refuses what it cannot."""
+    page = (dist_dir / "index.html").read_text(encoding="utf-8")
+    source = (build.WEB / "index.html").read_text(encoding="utf-8")
+    keys = re.findall(r'\sdata-i18n="([^"]+)"', source)
+    assert len(keys) > 40
+    for match in re.finditer(r'<(\w+)\b[^>]*\sdata-i18n="([^"]+)"[^>]*>([^<]*)</\1>', page):
+        assert match.group(3).strip(), f"{match.group(2)} is empty in dist/index.html"
+    assert len(re.findall(r'\sdata-i18n="', page)) == len(keys)
+    assert "Historique</span>" in page and ">Probabilités</h2>" in page
+    assert 'title="Le moteur répond aux demandes de jets"' in page
+    texts = {"a": "x < y & «\u00a0z\u00a0»", "b": 'dit "oui"'}
+    html = '<p class="k" data-i18n="a" hidden></p><b data-i18n-title="b" title="old">t</b>'
+    assert build.fill_static(html, texts) == (
+        '<p class="k" data-i18n="a" hidden>x &lt; y &amp; «\u00a0z\u00a0»</p>'
+        '<b data-i18n-title="b" title="dit &quot;oui&quot;">t</b>'
+    )
+    with pytest.raises(build.BuildError, match="no text"):
+        build.fill_static('<p data-i18n="missing"></p>', texts)
+    with pytest.raises(build.BuildError, match="text only"):
+        build.fill_static('<p data-i18n="a"><b>no</b></p>', texts)
+
+
+def test_early_js_is_a_classic_script(dist_dir: Path) -> None:
+    """early.js runs as index.html's first classic script: no module syntax left, its import
+    (lib/lang-choice.js, the language rule i18n.js follows) inlined."""
+    text = (dist_dir / build.EARLY_FILE).read_text(encoding="utf-8")
+    assert text.startswith("(()=>{") and text.rstrip().endswith("})();")
+    assert not re.search(r"\bimport\b|\bexport\b", text)
+    assert "pyrules:lang" in text and "worker.js" in text
 
 
 def test_the_server_can_gzip_what_github_pages_gzips(dist_dir: Path) -> None:

@@ -6,8 +6,14 @@
 // there, its downloads behind the page's own work.
 //
 // It starts js/engine/worker.js and keeps what the worker says until the page's Engine
-// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url}. Nothing else: no import,
-// no storage, nothing that can throw past the try.
+// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url}. Then it sets
+// <html lang> to the language the page will start in (lib/lang-choice.js, the rule i18n.js
+// follows): the first style is then the page's last, where a change of it once main.js ran
+// had the browser style the whole page again (100-190 ms of WebKitGTK's main thread, which
+// relays the worker's downloads). Nothing else, and nothing that can throw past a try. The
+// build makes it a classic script with its one import inlined (buildtools/bundle.py).
+import { LANG_KEY, startLang } from "../lib/lang-choice.js";
+
 (function () {
   if (typeof Worker === "undefined") return;
   try {
@@ -27,5 +33,20 @@
     self.pyrulesEarly = { worker: worker, queue: queue, url: url };
   } catch (error) {
     self.pyrulesEarly = null; // Engine.start() tries again and reports the failure
+  }
+})();
+
+// After the worker (a page's first read of localStorage can take tens of ms).
+(function () {
+  try {
+    var stored = null;
+    try {
+      stored = JSON.parse(localStorage.getItem(LANG_KEY));
+    } catch (error) {
+      stored = null; // storage switched off, or not JSON: i18n.js reads it as none too
+    }
+    document.documentElement.lang = startLang(stored, navigator.languages || [navigator.language]);
+  } catch (error) {
+    // the page's language stays the HTML's until i18n.js sets it
   }
 })();

@@ -6,30 +6,18 @@
 
 import { storageGet, storageSet } from "./dom.js";
 import { pageStore } from "./page-store.js";
+import { browserLang, LANG_KEY, LANGS, startLang } from "./lang-choice.js";
 
-export const LANGS = ["fr", "en"];
-const STORAGE_KEY = "pyrules:lang";
+export { browserLang, LANGS };
 
 // Filled by the screens' strings files (web/js/<screen>/strings.js), each calling addStrings
 // once when it is first imported; this module holds no string of its own.
 const STRINGS = { fr: {}, en: {} };
 
-/**
- * The language to start in when none is stored: the first of the browser's preferred
- * languages that the app speaks (an English browser gets English), else French.
- */
-export function browserLang(preferred = globalThis.navigator?.languages ?? [globalThis.navigator?.language]) {
-  for (const tag of preferred ?? []) {
-    const base = String(tag ?? "").toLowerCase().split("-")[0];
-    if (LANGS.includes(base)) return base;
-  }
-  return "fr";
-}
-
-// A stored choice wins over the browser's languages.
-const stored = storageGet(STORAGE_KEY, null);
-// The language is the page store's `lang` slice: setLang writes it, onLangChange subscribes.
-pageStore.set({ lang: LANGS.includes(stored) ? stored : browserLang() });
+// A stored choice wins over the browser's languages (lang-choice.js: js/engine/early.js has
+// already set <html lang> by the same rule). The language is the page store's `lang` slice:
+// setLang writes it, onLangChange subscribes.
+pageStore.set({ lang: startLang(storageGet(LANG_KEY, null)) });
 
 export function lang() {
   return pageStore.get("lang");
@@ -39,7 +27,7 @@ export function setLang(next) {
   if (!LANGS.includes(next) || next === lang()) {
     return;
   }
-  storageSet(STORAGE_KEY, next);
+  storageSet(LANG_KEY, next);
   pageStore.set({ lang: next }); // the page's static text first: subscribed before any other
 }
 
@@ -68,30 +56,35 @@ export function colon() {
 
 /** Translate an interface string; {name} placeholders are replaced from vars. */
 export function t(key, vars = {}) {
-  const table = STRINGS[lang()];
+  return textIn(lang(), key, vars);
+}
+
+/** t() in the given language, whatever the page's (the build writes index.html's French text). */
+export function textIn(language, key, vars = {}) {
+  const table = STRINGS[language];
   const raw = key in table ? table[key] : STRINGS.fr[key];
   if (raw === undefined) {
     return key;
   }
-  const template = typeset(raw, key in table ? lang() : "fr");
+  const template = typeset(raw, key in table ? language : "fr");
   const value = (name) => (name in vars ? String(vars[name]) : `{${name}}`);
   // {n|jet|jets}: the word that agrees with the number n, by the language's plural rules.
-  const agreed = template.replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (_, name, one, other) => (pluralOne(vars[name]) ? one : other));
+  const agreed = template.replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (_, name, one, other) => (pluralOne(vars[name], language) ? one : other));
   // French elision: "de" before a value starting with a vowel reads "d’" ("Jet d’Aëlys").
-  const elided = lang() === "fr" ? agreed.replace(/(^|[\s(«’'])([Dd])e \{(\w+)\}/g, (all, before, d, name) => (ELIDE.test(value(name)) ? `${before}${d}’{${name}}` : all)) : agreed;
+  const elided = language === "fr" ? agreed.replace(/(^|[\s(«’'])([Dd])e \{(\w+)\}/g, (all, before, d, name) => (ELIDE.test(value(name)) ? `${before}${d}’{${name}}` : all)) : agreed;
   return elided.replace(/\{(\w+)\}/g, (_, name) => value(name));
 }
 
 const pluralRules = new Map();
 
-/** Whether the number takes the singular in the current language (French: 0 and 1). */
-export function pluralOne(n) {
+/** Whether the number takes the singular in the language (French: 0 and 1). */
+export function pluralOne(n, language = lang()) {
   const number = Number(n);
   if (!Number.isFinite(number)) return false;
-  let rules = pluralRules.get(lang());
+  let rules = pluralRules.get(language);
   if (!rules) {
-    rules = new Intl.PluralRules(lang());
-    pluralRules.set(lang(), rules);
+    rules = new Intl.PluralRules(language);
+    pluralRules.set(language, rules);
   }
   return rules.select(Math.abs(number)) === "one";
 }
@@ -129,18 +122,24 @@ export function pick(labels) {
 }
 
 /** Fill every [data-i18n] element (text) and [data-i18n-<attr>] attribute in root. */
+// Only what differs is written: the built index.html already holds the French text (the
+// build writes it in), and a write, even of the same text, has the browser lay the page out
+// again while the engine starts (WebKit relays the engine's downloads through this thread).
 export function applyStatic(root) {
-  document.documentElement.lang = lang();
+  if (document.documentElement.lang !== lang()) document.documentElement.lang = lang();
   for (const node of root.querySelectorAll("[data-i18n]")) {
-    node.textContent = t(node.dataset.i18n);
+    const text = t(node.dataset.i18n);
+    if (node.textContent !== text) node.textContent = text;
   }
   for (const attr of ["aria-label", "title", "placeholder"]) {
     const dataKey = "i18n" + attr.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase());
     for (const node of root.querySelectorAll(`[data-i18n-${attr}]`)) {
-      node.setAttribute(attr, t(node.dataset[dataKey]));
+      const text = t(node.dataset[dataKey]);
+      if (node.getAttribute(attr) !== text) node.setAttribute(attr, text);
     }
   }
-  document.title = `${t("app.title")} · ${t("app.tagline")}`;
+  const title = `${t("app.title")} · ${t("app.tagline")}`;
+  if (document.title !== title) document.title = title;
 }
 
 // Building an Intl.NumberFormat is slow (tens of milliseconds for the first one of a page):
