@@ -1,25 +1,27 @@
 """Copies of a built site with some of the page's own work taken out, to measure what that
-work costs the engine's start (issue 25: WebKitGTK's later visit):
+work costs the engine's start (issue 25: WebKitGTK's later visit; issue 40: the page's share):
 
-    python bench/variants.py DIST OUT [--variants static,engine-only,script-late]
-    python bench/engines.py --no-build --dist OUT/static --before DIST --engines webkit
+    python bench/variants.py DIST OUT [--variants static,engine-only]
+    python bench/engines.py --no-build --dist DIST --before OUT/engine-only --engines webkit
 
 Each variant is OUT/<name>: a copy of DIST with one change, its offline copy's integrity
 brought up to date (precache.json and the map baked into sw.js), so that the service worker
 completes the offline copy and a later visit goes through it as the app's does:
 
-    static       index.html without main.js: the page paints its HTML and stylesheet and
-                 runs no script of its own beside js/engine/early.js (which starts the
-                 engine's worker) and js/pwa/pwa.js (the service worker). A small classic
-                 script added after early.js sets the marks bench/engines.py reads from the
-                 worker's messages, as engine.js would.
+    static       index.html without the app: no js/app/start.js (which imports main.js) and
+                 no modulepreload; the page paints its HTML and stylesheet and runs no script
+                 of its own beside js/engine/early.js (which starts the engine's worker) and
+                 js/pwa/pwa.js (the service worker), which a module script loads as start.js
+                 would. A small classic script added after early.js sets the marks
+                 bench/engines.py reads from the worker's messages, as engine.js would, and
+                 the window.pyrules.ready that pwa.js waits for.
     engine-only  the same without the stylesheet either: the engine's worker, the service
                  worker and a bare page.
-    script-late  the app whole, but main.js is added to the page only once the worker says
-                 its two big files are in (its "python" step), or after 1.5 s.
 
-These are measuring tools, not builds to ship: a variant's page cannot roll (static,
-engine-only) or shows its forms late (script-late).
+(script-late, main.js added once the worker said its two big files were in, measured before
+issue 40: the app itself now does that on a later visit, js/app/start.js.)
+
+These are measuring tools, not builds to ship: a variant's page cannot roll.
 """
 
 from __future__ import annotations
@@ -28,11 +30,14 @@ import argparse
 import base64
 import hashlib
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
 
-MAIN_TAG = '<script type="module" src="js/app/main.js"></script>'
+START_TAG = '<script type="module" src="js/app/start.js"></script>'
+PWA_TAG = '<script type="module" src="js/pwa/pwa.js"></script>'
+PRELOAD = re.compile(r'^[ \t]*<link rel="modulepreload" href="[^"]+">\n', re.MULTILINE)
 STYLE_TAG = '<link rel="stylesheet" href="css/app.css">'
 EARLY_TAG = '<script src="js/engine/early.js"></script>'
 HELPER = "js/engine/bench-variant.js"
@@ -57,32 +62,9 @@ MARKS_SCRIPT = """(function () {
 })();
 """
 
-#: main.js added once the worker's big files are in (script-late).
-LATE_SCRIPT = """(function () {
-  var added = false;
-  function add() {
-    if (added) return;
-    added = true;
-    var script = document.createElement("script");
-    script.type = "module";
-    script.src = "js/app/main.js";
-    document.head.appendChild(script);
-  }
-  setTimeout(add, 1500);
-  var early = self.pyrulesEarly;
-  if (!early) return add();
-  early.worker.addEventListener("message", function (event) {
-    var data = event.data || {};
-    if ((data.type === "progress" && data.step === "python") || data.type === "ready"
-        || data.type === "error") add();
-  });
-})();
-"""
-
 VARIANTS = {
-    "static": ([MAIN_TAG], MARKS_SCRIPT),
-    "engine-only": ([MAIN_TAG, STYLE_TAG], MARKS_SCRIPT),
-    "script-late": ([MAIN_TAG], LATE_SCRIPT),
+    "static": ([START_TAG], MARKS_SCRIPT),
+    "engine-only": ([START_TAG, STYLE_TAG], MARKS_SCRIPT),
 }
 
 
@@ -103,7 +85,8 @@ def make_variant(dist: Path, out: Path, name: str) -> Path:
         if tag not in html:
             raise SystemExit(f"{page}: {tag} not found (is {dist} a built site?)")
     for tag in removed:
-        html = html.replace(tag, "")
+        html = html.replace(tag, PWA_TAG if tag == START_TAG else "")
+    html = PRELOAD.sub("", html)
     html = html.replace(EARLY_TAG, f'{EARLY_TAG}\n  <script src="{HELPER}"></script>')
     page.write_text(html, encoding="utf-8")
     (target / HELPER).parent.mkdir(parents=True, exist_ok=True)

@@ -43,6 +43,8 @@ PAGE_BUNDLER = ROOT / "tools" / "bundle-page.mjs"
 PAGE_STYLESHEET = "css/app.css"
 #: The classic script, first in index.html's head, that starts the engine's worker.
 EARLY_FILE = "js/engine/early.js"
+#: index.html's module script, which imports the page's two bundles (minified as it is).
+START_FILE = "js/app/start.js"
 _LINK = re.compile(r'^([ \t]*)<link rel="stylesheet" href="[^"]+">\n', re.MULTILINE)
 #: What the page's bundler says for index.html (not shipped): {"text": {key: French text} of
 #: its data-i18n attributes, "preload": the chunks main.js imports statically}.
@@ -227,9 +229,9 @@ def worker_bundle(entry: Path = WORKER_ENTRY) -> bytes:
 def bundled_by_page(rel: str) -> bool:
     """Whether web/ file `rel` goes into a bundle instead of dist/ as itself: every module of
     web/js/ (into the page's bundle, the worker's, WORKER_ENTRY, or EARLY_FILE's own,
-    early_bundle), and the stylesheets."""
+    early_bundle) but START_FILE, which imports the page's bundles, and the stylesheets."""
     if rel.startswith("js/") and rel.endswith(".js"):
-        return True
+        return rel != START_FILE
     return rel.startswith("css/") and rel.endswith(".css")
 
 
@@ -249,18 +251,19 @@ def early_bundle(web: Path = WEB) -> bytes:
 
 def page_index(html: str, preload: tuple[str, ...] = ()) -> str:
     """index.html for the bundled page: its stylesheet links, in order, become one link to
-    PAGE_STYLESHEET where the first one stood, and each of `preload` (chunks main.js imports)
-    a modulepreload just before main.js's script tag: asked for while the head is parsed,
-    not once main.js has come and been parsed (a later visit in WebKit waited 120-200 ms)."""
+    PAGE_STYLESHEET where the first one stood, and each of `preload` (main.js and the chunks
+    it imports) a modulepreload just before START_FILE's script tag: asked for while the
+    head is parsed, not once start.js, then main.js, have come and been parsed (a later
+    visit in WebKit waited 120-200 ms for the chunks)."""
     first = _LINK.search(html)
     if first is None:
         raise BuildError("web/index.html links no stylesheet")
     one = f'{first.group(1)}<link rel="stylesheet" href="{PAGE_STYLESHEET}">\n'
     html = html[: first.start()] + one + _LINK.sub("", html[first.start() :])
     if preload:
-        main = re.search(r'^([ \t]*)<script type="module" src="js/app/main.js">', html, re.M)
+        main = re.search(rf'^([ \t]*)<script type="module" src="{START_FILE}">', html, re.M)
         if main is None:
-            raise BuildError("web/index.html has no module script js/app/main.js")
+            raise BuildError(f"web/index.html has no module script {START_FILE}")
         links = "".join(f'{main.group(1)}<link rel="modulepreload" href="{p}">\n' for p in preload)
         html = html[: main.start()] + links + html[main.start() :]
     return html

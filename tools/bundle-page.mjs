@@ -12,7 +12,8 @@
 // Kept out of the bundle, imported as files of dist/ (the specifier rewritten for the output
 // file that holds the import): dist/vendor/ (three.js, cannon-es, jsQR), bundled on their own
 // by the build, loaded after ready or at the first scan. (The engine's worker is a bundle of
-// its own, and js/engine/early.js, which starts it, a classic script of index.html.)
+// its own, and js/engine/early.js, which starts it, a classic script of index.html;
+// js/app/start.js, index.html's module script, imports main.js and pwa.js, and stays a file.)
 //
 // SYSTEMS_JSON, the engine's own answer to {"op": "systems"} (the build asks the engine), is
 // written into main.js as BUILT_SYSTEMS: a first visit draws its forms in its first tasks,
@@ -24,9 +25,9 @@
 // What the build writes into index.html (buildtools/bundle.py; the file is not shipped):
 // page-facts.json, {"text": {key: French text} for every key of index.html's data-i18n and
 // data-i18n-<attribute> attributes, as lib/i18n.js's t() says it with the screens' catalogues
-// (every module of web/js that calls addStrings); "preload": the chunks main.js imports
-// statically, each asked for by a modulepreload while the head is parsed instead of once
-// main.js has been parsed}.
+// (every module of web/js that calls addStrings); "preload": main.js and the chunks it
+// imports statically, each asked for by a modulepreload while the head is parsed instead of
+// once js/app/start.js (index.html's module script, which imports main.js) has run}.
 //
 // Prints a JSON list of the files written (paths relative to OUT_DIR) on stdout.
 
@@ -113,7 +114,8 @@ const texts = Object.fromEntries(keys.map((key) => [key, i18n.textIn("fr", key)]
 const posix = (p) => p.split(path.sep).join("/");
 const main = result.metafile.outputs[posix(path.relative(webDir, path.join(outDir, "js/app/main.js")))];
 if (!main) throw new Error("the bundle has no js/app/main.js");
-const preload = main.imports.filter((i) => i.kind === "import-statement").map((i) => posix(path.relative(outDir, path.resolve(webDir, i.path))));
+const chunks = main.imports.filter((i) => i.kind === "import-statement").map((i) => posix(path.relative(outDir, path.resolve(webDir, i.path))));
+const preload = ["js/app/main.js", ...chunks];
 writeFileSync(path.join(outDir, "page-facts.json"), JSON.stringify({ text: texts, preload }));
 written.push("page-facts.json");
 process.stdout.write(JSON.stringify({ files: written.sort() }) + "\n");

@@ -161,9 +161,11 @@ def test_manifest_icons_and_head_tags(dist_dir: Path) -> None:
         '<meta name="apple-mobile-web-app-status-bar-style"',
         '<meta name="theme-color" content="#1d2440">',
         '<link rel="stylesheet" href="css/app.css">',
-        '<script type="module" src="js/pwa/pwa.js"></script>',
+        '<script type="module" src="js/app/start.js"></script>',
     ):
         assert tag in head, tag
+    # start.js loads the offline copy's script (after the app's, whose ready it waits for).
+    assert 'import("../pwa/pwa.js")' in (dist_dir / "js/app/start.js").read_text(encoding="utf-8")
 
 
 def _get(url: str) -> tuple[int, str, bytes]:

@@ -539,3 +539,74 @@ def test_a_corrupt_raw_copy_falls_back_and_is_fetched_again(
     assert boot_mark(app)["detail"]["source"] == "cache"
     app.check_clean()
     app.context.close()
+
+
+class HoldingHandler(build.SiteHandler):
+    """The site's handler; while `hold` is set, a request for the gzipped snapshot waits
+    until `release` is set."""
+
+    quiet = True
+    hold: ClassVar[threading.Event] = threading.Event()
+    release: ClassVar[threading.Event] = threading.Event()
+
+    def do_GET(self) -> None:
+        if self.path.endswith(build.SNAPSHOT_FILE) and self.hold.is_set():
+            self.release.wait(120)
+        super().do_GET()
+
+
+#: An init script noting when the roll form's first input was drawn (window.__formsAt).
+FORMS_WATCH = """
+new MutationObserver((changes, observer) => {
+  if (document.querySelector(".side-form[data-system] input")) {
+    window.__formsAt = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_a_later_visit_draws_the_app_once_the_engine_has_its_files(
+    new_app: Any, dist_dir: Path
+) -> None:
+    """On a later visit the page's script waits until the engine's worker has the runtime
+    and the snapshot (WebKit relays both through the page's thread), 1.5 s at most: with the
+    kept snapshot gone and the site's copy held back, the forms come after that wait, the
+    engine once the copy comes; then everything works."""
+    handler = type("Handler", (HoldingHandler,), {
+        "hold": threading.Event(), "release": threading.Event()})
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(dist_dir))
+    )
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    url = build.server_url(server)
+    app = new_app(url, service_workers="allow")
+    try:
+        app.open()
+        app.page.wait_for_selector('#pwa-status[data-ready="true"]', state="attached")
+        app.page.wait_for_function(STORED)
+        # A planted fault: the kept raw snapshot is gone, so the next start fetches the site's.
+        app.page.evaluate(
+            "async () => { for (const name of await caches.keys())"
+            " if (name.startsWith('pyrules-engine:')) await caches.delete(name); }"
+        )
+        app.context.add_init_script(FORMS_WATCH)  # read only
+        handler.hold.set()
+        app.page.reload(wait_until="commit")
+        app.page.wait_for_selector(".side-form[data-system] input")
+        formed = app.page.evaluate("() => window.__formsAt")
+        assert formed >= 1500, f"the forms were drawn at {formed:.0f} ms, the engine's files held"
+        assert not app.page.evaluate(
+            "() => performance.getEntriesByName('pyrules:ready').length > 0"
+        )
+        handler.release.set()
+        app.wait_ready()
+        assert boot_path(app) == ("snapshot", None)
+        app.roll_matches("pool", {}, seed=42)
+        app.check_clean()
+    finally:
+        handler.release.set()
+        app.context.close()  # before the server goes
+        server.shutdown()
+        server.server_close()

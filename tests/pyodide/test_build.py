@@ -353,15 +353,17 @@ def test_the_page_is_bundled(dist_dir: Path) -> None:
     of the bundle names a file of dist/."""
     scripts = sorted(p.relative_to(dist_dir).as_posix() for p in (dist_dir / "js").rglob("*.js"))
     others = [s for s in scripts if not s.startswith("js/chunks/")]
-    entries = [build.EARLY_FILE, build.WORKER_FILE, "js/app/main.js", "js/pwa/pwa.js"]
+    entries = [
+        build.EARLY_FILE, build.WORKER_FILE, build.START_FILE, "js/app/main.js", "js/pwa/pwa.js"
+    ]
     assert others == sorted(entries)
     assert 1 <= len(scripts) - len(others) <= 6, scripts
     assert sorted(p.name for p in (dist_dir / "css").iterdir()) == ["app.css"]
     head = (dist_dir / "index.html").read_text(encoding="utf-8").split("</head>")[0]
     tags = re.findall(r"<(?:script|link)\b[^>]*>", head)
     loads = [t for t in tags if "<script" in t or 'rel="stylesheet"' in t or "modulepreload" in t]
-    # main.js's static imports are preloaded (asked for while the head is parsed); the 3D
-    # dice's chunk, imported only once ready, is not.
+    # start.js is the page's one module script; main.js and its static imports are preloaded
+    # (asked for while the head is parsed); the 3D dice's chunk, imported once ready, is not.
     main = (dist_dir / "js/app/main.js").read_text(encoding="utf-8")
     imported = sorted(
         "js/" + m.removeprefix("../") for m in re.findall(r'\bfrom\s*"(\.\./chunks/[^"]+)"', main)
@@ -370,10 +372,12 @@ def test_the_page_is_bundled(dist_dir: Path) -> None:
     assert loads == [
         f'<script src="{build.EARLY_FILE}">',
         f'<link rel="stylesheet" href="{build.PAGE_STYLESHEET}">',
+        '<link rel="modulepreload" href="js/app/main.js">',
         *(f'<link rel="modulepreload" href="{rel}">' for rel in imported),
-        '<script type="module" src="js/app/main.js">',
-        '<script type="module" src="js/pwa/pwa.js">',
+        f'<script type="module" src="{build.START_FILE}">',
     ]
+    start = (dist_dir / build.START_FILE).read_text(encoding="utf-8")
+    assert 'import("./main.js")' in start and 'import("../pwa/pwa.js")' in start
     css = (dist_dir / build.PAGE_STYLESHEET).read_text(encoding="utf-8")
     for sheet in (build.WEB / "css").glob("*.css"):  # every class each stylesheet styles
         source = re.sub(r"/\*.*?\*/", "", sheet.read_text(encoding="utf-8"), flags=re.S)

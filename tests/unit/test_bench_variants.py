@@ -15,7 +15,8 @@ import variants
 PAGE = f"""<!doctype html><head>
   {variants.EARLY_TAG}
   {variants.STYLE_TAG}
-  {variants.MAIN_TAG}
+  <link rel="modulepreload" href="js/app/main.js">
+  {variants.START_TAG}
 </head><body></body>"""
 
 
@@ -37,6 +38,8 @@ def test_a_variant_changes_the_page_and_keeps_its_integrity_true(tmp_path: Path,
     html = (target / "index.html").read_text(encoding="utf-8")
     removed, helper = variants.VARIANTS[name]
     assert all(tag not in html for tag in removed)
+    assert "modulepreload" not in html  # no script of the app asked for
+    assert html.count(variants.PWA_TAG) == 1  # the offline copy, as start.js would load it
     assert (variants.STYLE_TAG in html) == (variants.STYLE_TAG not in removed)
     assert html.index(variants.EARLY_TAG) < html.index(variants.HELPER)
     assert (target / variants.HELPER).read_text(encoding="utf-8") == helper

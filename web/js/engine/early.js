@@ -6,7 +6,9 @@
 // there, its downloads behind the page's own work.
 //
 // It starts js/engine/worker.js and keeps what the worker says until the page's Engine
-// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url}. Then it sets
+// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url, filesIn}, filesIn a promise
+// resolved once the worker has the runtime's wasm and the snapshot (its "python" step), or
+// is ready, or failed (js/app/start.js waits for it on a later visit). Then it sets
 // <html lang> to the language the page will start in (lib/lang-choice.js, the rule i18n.js
 // follows): the first style is then the page's last, where a change of it once main.js ran
 // had the browser style the whole page again (100-190 ms of WebKitGTK's main thread, which
@@ -20,17 +22,25 @@ import { LANG_KEY, startLang } from "../lib/lang-choice.js";
     var url = new URL("worker.js", document.currentScript.src).href;
     var worker = new Worker(url, { type: "module" });
     var queue = [];
+    var filesIn = null;
+    var settle = function () {};
+    if (typeof Promise !== "undefined") filesIn = new Promise(function (resolve) { settle = resolve; });
     worker.onmessage = function (event) {
+      var data = event.data || {};
       queue.push({ kind: "message", data: event.data });
+      // The runtime's wasm and the snapshot are in ("python"), or the engine is done either way.
+      if ((data.type === "progress" && data.step === "python") || data.type === "ready" || data.type === "error") settle();
     };
     worker.onerror = function (event) {
       event.preventDefault();
       queue.push({ kind: "error", message: event.message || "worker error" });
+      settle();
     };
     worker.onmessageerror = function () {
       queue.push({ kind: "error", message: "message error" });
+      settle();
     };
-    self.pyrulesEarly = { worker: worker, queue: queue, url: url };
+    self.pyrulesEarly = { worker: worker, queue: queue, url: url, filesIn: filesIn };
   } catch (error) {
     self.pyrulesEarly = null; // Engine.start() tries again and reports the failure
   }
