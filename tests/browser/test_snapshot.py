@@ -555,6 +555,10 @@ class HoldingHandler(build.SiteHandler):
         super().do_GET()
 
 
+IPAD_SAFARI = (
+    "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+    " Version/17.5 Mobile/15E148 Safari/604.1"
+)
 #: An init script noting when the roll form's first input was drawn (window.__formsAt).
 FORMS_WATCH = """
 new MutationObserver((changes, observer) => {
@@ -569,10 +573,11 @@ new MutationObserver((changes, observer) => {
 def test_a_later_visit_draws_the_app_once_the_engine_has_its_files(
     new_app: Any, dist_dir: Path
 ) -> None:
-    """On a later visit the page's script waits until the engine's worker has the runtime
-    and the snapshot (WebKit relays both through the page's thread), 1.5 s at most: with the
-    kept snapshot gone and the site's copy held back, the forms come after that wait, the
-    engine once the copy comes; then everything works."""
+    """On a later visit in WebKit (an iPad's Safari, told by its user agent) the page's
+    script waits until the engine's worker has the runtime and the snapshot (WebKit relays
+    both through the page's thread), 1.5 s at most: with the kept snapshot gone and the
+    site's copy held back, the forms come after that wait, the engine once the copy comes;
+    then everything works. (tests/engines runs the real WebKit's later visits.)"""
     handler = type("Handler", (HoldingHandler,), {
         "hold": threading.Event(), "release": threading.Event()})
     server = http.server.ThreadingHTTPServer(
@@ -581,7 +586,7 @@ def test_a_later_visit_draws_the_app_once_the_engine_has_its_files(
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     url = build.server_url(server)
-    app = new_app(url, service_workers="allow")
+    app = new_app(url, service_workers="allow", user_agent=IPAD_SAFARI)
     try:
         app.open()
         app.page.wait_for_selector('#pwa-status[data-ready="true"]', state="attached")

@@ -1,21 +1,25 @@
 // The page's entry, index.html's one module script: the app (main.js), then the offline copy
 // (pwa.js, which waits for the app's window.pyrules.ready, so after it).
 //
-// On a later visit (the offline copy in control, every file of the site at hand at once) the
-// app waits until the engine's worker has the runtime's wasm and the snapshot (early.js,
-// filesIn), HOLD_MS at most. WebKit, the iPad's engine, relays a worker's downloads and
-// Cache Storage reads through the page's main thread: evaluating and drawing the app while
-// they came in delayed the engine's start by about a quarter of a second (a later visit was
-// slower than a first one). The page shows its HTML, French text written in by the build,
-// meanwhile; nothing can be rolled before the engine is ready anyway. A first visit (no offline
-// copy yet: the files come from the network) does not wait; main.js and its chunks are
-// asked for by index.html's modulepreloads while its head is parsed, either way.
+// On a later visit (the offline copy in control, every file of the site at hand at once) in
+// WebKit, the app waits until the engine's worker has the runtime's wasm and the snapshot
+// (early.js, filesIn), HOLD_MS at most. WebKit (Safari, every browser of an iPad,
+// WebKitGTK) relays a worker's downloads and Cache Storage reads through the page's main
+// thread: evaluating and drawing the app while they came in delayed the engine's start
+// (docs/performance.md). The page shows its HTML, French text written in by the build,
+// meanwhile; nothing can be rolled before the engine is ready anyway. Chromium and Firefox
+// do not wait: there the wait only put the app's own start after the engine's downloads
+// (their later visits came 0.02-0.03x of a bare start later). A first visit (the files come
+// from the network) does not wait either. main.js and its chunks are asked for by
+// index.html's modulepreloads while its head is parsed, either way.
 const HOLD_MS = 1500;
 
 const early = self.pyrulesEarly;
 const later = Boolean(globalThis.navigator?.serviceWorker?.controller);
+const agent = String(globalThis.navigator?.userAgent ?? "");
+const webkit = /AppleWebKit\//.test(agent) && !/(Chrome|Chromium|Edg)\//.test(agent);
 const held =
-  later && early?.filesIn
+  later && webkit && early?.filesIn
     ? Promise.race([early.filesIn, new Promise((resolve) => setTimeout(resolve, HOLD_MS))])
     : Promise.resolve();
 
