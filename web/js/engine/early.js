@@ -11,7 +11,7 @@
 // is ready, or failed (js/app/start.js waits for it on a later visit). Then it sets
 // <html lang> to the language the page will start in (lib/lang-choice.js, the rule i18n.js
 // follows): the first style is then the page's last, where a change of it once main.js ran
-// had the browser style the whole page again (100-190 ms of WebKitGTK's main thread, which
+// had the browser style the whole page again (90-190 ms of WebKitGTK's main thread, which
 // relays the worker's downloads). Nothing else, and nothing that can throw past a try. The
 // build makes it a classic script with its one import inlined (buildtools/bundle.py).
 import { LANG_KEY, startLang } from "../lib/lang-choice.js";
