@@ -9,7 +9,7 @@
   dice's own modules in a chunk loaded after ready), and index.html's stylesheets as one
   css/app.css: a first visit asks for a handful of files instead of about 130, each level of
   imports one more round trip. index.html gets its French static text written in
-  (fill_static) and a modulepreload of each chunk main.js imports. js/engine/early.js (the
+  (fill_static) and a modulepreload of main.js and of each chunk it imports. js/engine/early.js (the
   classic script that starts the worker from index.html's head and sets its language) is
   built on its own, an IIFE with lib/lang-choice.js inlined (early_bundle); the vendored
   libraries stay in dist/vendor/.
@@ -47,7 +47,7 @@ EARLY_FILE = "js/engine/early.js"
 START_FILE = "js/app/start.js"
 _LINK = re.compile(r'^([ \t]*)<link rel="stylesheet" href="[^"]+">\n', re.MULTILINE)
 #: What the page's bundler says for index.html (not shipped): {"text": {key: French text} of
-#: its data-i18n attributes, "preload": the chunks main.js imports statically}.
+#: its data-i18n attributes, "preload": main.js and the chunks it imports statically}.
 PAGE_FACTS = "page-facts.json"
 _START_TAG = re.compile(r"<([a-zA-Z][\w-]*)((?:\s+[\w:-]+(?:=\"[^\"]*\")?)*)\s*>")
 _ATTRIBUTE = re.compile(r'\s+([\w:-]+)(?:="([^"]*)")?')

@@ -39,13 +39,14 @@ import * as esbuild from "esbuild";
 const [webDir, outDir, systemsFile] = process.argv.slice(2).map((p) => path.resolve(p));
 const systems = JSON.parse(readFileSync(systemsFile, "utf8"));
 const MARK = "__pyrules_site__/"; // an external import: site-relative path after the mark
+const posix = (p) => p.split(path.sep).join("/"); // a relative path, with / whatever the OS
 
 const site = {
   name: "pyrules-site",
   setup(build) {
     build.onResolve({ filter: /\/vendor\/[^/]+\.js$/ }, (args) => {
       const file = path.resolve(args.resolveDir, args.path);
-      const rel = path.relative(webDir, file).split(path.sep).join("/");
+      const rel = posix(path.relative(webDir, file));
       return { path: MARK + rel, external: true };
     });
   },
@@ -74,7 +75,7 @@ if (result.errors.length) process.exit(1);
 
 const written = [];
 for (const file of result.outputFiles) {
-  const rel = path.relative(outDir, file.path).split(path.sep).join("/");
+  const rel = posix(path.relative(outDir, file.path));
   const from = path.posix.dirname(rel);
   // Each external import, relative to this output file's own folder.
   const text = file.text.replaceAll(/(["'])__pyrules_site__\/([^"']+)\1/g, (_, quote, target) => {
@@ -111,7 +112,6 @@ const unknown = keys.filter((key) => !known.has(key));
 if (unknown.length) throw new Error(`index.html uses keys no catalogue defines: ${unknown.join(", ")}`);
 const texts = Object.fromEntries(keys.map((key) => [key, i18n.textIn("fr", key)]));
 // (The metafile's paths are relative to esbuild's working directory, webDir.)
-const posix = (p) => p.split(path.sep).join("/");
 const main = result.metafile.outputs[posix(path.relative(webDir, path.join(outDir, "js/app/main.js")))];
 if (!main) throw new Error("the bundle has no js/app/main.js");
 const chunks = main.imports.filter((i) => i.kind === "import-statement").map((i) => posix(path.relative(outDir, path.resolve(webDir, i.path))));

@@ -267,8 +267,8 @@ class LoggingHandler(build.SiteHandler):
 
 
 @contextlib.contextmanager
-def logged_site(directory: Path) -> Iterator[tuple[str, list[tuple[str, str]]]]:
-    handler = type("Handler", (LoggingHandler,), {"log": []})
+def served(directory: Path, handler: type[build.SiteHandler]) -> Iterator[str]:
+    """`directory` served by `handler` on a port of its own, for as long as the block runs."""
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
     )
@@ -276,10 +276,17 @@ def logged_site(directory: Path) -> Iterator[tuple[str, list[tuple[str, str]]]]:
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
-        yield build.server_url(server), handler.log
+        yield build.server_url(server)
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def logged_site(directory: Path) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+    handler = type("Handler", (LoggingHandler,), {"log": []})
+    with served(directory, handler) as url:
+        yield url, handler.log
 
 
 #: What a starting worker may ask for: the runtime (Pyodide's loader asks for its own files)
@@ -580,38 +587,32 @@ def test_a_later_visit_draws_the_app_once_the_engine_has_its_files(
     then everything works. (tests/engines runs the real WebKit's later visits.)"""
     handler = type("Handler", (HoldingHandler,), {
         "hold": threading.Event(), "release": threading.Event()})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(dist_dir))
-    )
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-    url = build.server_url(server)
-    app = new_app(url, service_workers="allow", user_agent=IPAD_SAFARI)
-    try:
-        app.open()
-        app.page.wait_for_selector('#pwa-status[data-ready="true"]', state="attached")
-        app.page.wait_for_function(STORED)
-        # A planted fault: the kept raw snapshot is gone, so the next start fetches the site's.
-        app.page.evaluate(
-            "async () => { for (const name of await caches.keys())"
-            " if (name.startsWith('pyrules-engine:')) await caches.delete(name); }"
-        )
-        app.context.add_init_script(FORMS_WATCH)  # read only
-        handler.hold.set()
-        app.page.reload(wait_until="commit")
-        app.page.wait_for_selector(".side-form[data-system] input")
-        formed = app.page.evaluate("() => window.__formsAt")
-        assert formed >= 1500, f"the forms were drawn at {formed:.0f} ms, the engine's files held"
-        assert not app.page.evaluate(
-            "() => performance.getEntriesByName('pyrules:ready').length > 0"
-        )
-        handler.release.set()
-        app.wait_ready()
-        assert boot_path(app) == ("snapshot", None)
-        app.roll_matches("pool", {}, seed=42)
-        app.check_clean()
-    finally:
-        handler.release.set()
-        app.context.close()  # before the server goes
-        server.shutdown()
-        server.server_close()
+    with served(dist_dir, handler) as url:
+        app = new_app(url, service_workers="allow", user_agent=IPAD_SAFARI)
+        try:
+            app.open()
+            app.page.wait_for_selector('#pwa-status[data-ready="true"]', state="attached")
+            app.page.wait_for_function(STORED)
+            # A planted fault: the kept raw snapshot is gone, so the next start fetches the
+            # site's.
+            app.page.evaluate(
+                "async () => { for (const name of await caches.keys())"
+                " if (name.startsWith('pyrules-engine:')) await caches.delete(name); }"
+            )
+            app.context.add_init_script(FORMS_WATCH)  # read only
+            handler.hold.set()
+            app.page.reload(wait_until="commit")
+            app.page.wait_for_selector(".side-form[data-system] input")
+            formed = app.page.evaluate("() => window.__formsAt")
+            assert formed >= 1500, f"forms drawn at {formed:.0f} ms, the engine's files held"
+            assert not app.page.evaluate(
+                "() => performance.getEntriesByName('pyrules:ready').length > 0"
+            )
+            handler.release.set()
+            app.wait_ready()
+            assert boot_path(app) == ("snapshot", None)
+            app.roll_matches("pool", {}, seed=42)
+            app.check_clean()
+        finally:
+            handler.release.set()
+            app.context.close()  # before the server goes

@@ -22,9 +22,8 @@ import { LANG_KEY, startLang } from "../lib/lang-choice.js";
     var url = new URL("worker.js", document.currentScript.src).href;
     var worker = new Worker(url, { type: "module" });
     var queue = [];
-    var filesIn = null;
-    var settle = function () {};
-    if (typeof Promise !== "undefined") filesIn = new Promise(function (resolve) { settle = resolve; });
+    var settle;
+    var filesIn = new Promise(function (resolve) { settle = resolve; });
     worker.onmessage = function (event) {
       var data = event.data || {};
       queue.push({ kind: "message", data: event.data });
