@@ -122,9 +122,12 @@ class App:
         return self
 
     def wait_ready(self) -> None:
+        """The start is over: the engine is ready and the play screens, loaded after it
+        (app/play.js), have read the stored characters."""
         try:
             self.page.wait_for_function(
-                "() => performance.getEntriesByName('pyrules:ready').length > 0",
+                "() => performance.getEntriesByName('pyrules:ready').length > 0"
+                " && window.pyrules.playScreens === 'loaded'",
                 timeout=BOOT_TIMEOUT_MS,
             )
         except Exception as error:

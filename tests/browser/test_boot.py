@@ -274,6 +274,58 @@ def test_a_first_visit_can_fill_the_forms_while_the_engine_starts(new_app: Any, 
     app.context.close()
 
 
+#: The page's resource timing of the play screens' chunk (undefined until asked for).
+PLAY_ENTRY = (
+    'performance.getEntriesByType("resource").find((e) => /\\/js\\/chunks\\/play-/.test(e.name))'
+)
+
+
+def _play_chunk(app: App) -> list[str]:
+    """The requests for the play screens' chunk (app/play.js, bundled as js/chunks/play-*.js)."""
+    return [url for url in app.requests if re.search(r"/js/chunks/play-[\w-]+\.js$", url)]
+
+
+def test_the_play_screens_come_after_the_engine_unless_asked_first(
+    new_app: Any, site: str
+) -> None:
+    """Issue 40: the characters, combat and statistics screens are a chunk of their own, not
+    parsed while the engine starts. Left alone, the page asks for it once the engine is ready;
+    a tab of theirs tapped while the engine starts draws its screen at once."""
+    app = new_app(site)
+    page = app.page
+    held: list[Any] = []
+    page.route("**/js/engine/worker.js", lambda route: held.append(route))
+    app.open(wait=False)
+    page.wait_for_selector(".side-form[data-system] input")
+    assert _play_chunk(app) == [], "the play screens were asked for while the engine starts"
+    page.click("#tab-characters")
+    page.wait_for_selector("#char-new", state="visible")
+    page.click("#tab-combat")
+    page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
+    assert page.get_attribute("#boot", "data-state") == "booting"
+    held[0].continue_()
+    app.wait_ready()
+    page.click("#tab-characters")
+    page.click("#char-new")
+    page.wait_for_selector("#char-name", state="visible")
+    assert len(_play_chunk(app)) == 1
+
+    # A new visit left on the roller: the chunk comes after ready, with nothing tapped.
+    other = new_app(site)
+    other.open()
+    other.page.wait_for_function(f"() => Boolean({PLAY_ENTRY})")
+    asked, ready = other.page.evaluate(
+        f"""() => [{PLAY_ENTRY}.startTime,
+                  performance.getEntriesByName("pyrules:ready")[0].startTime]"""
+    )
+    assert asked >= ready, f"play screens asked for at {asked:.0f} ms, ready at {ready:.0f} ms"
+    other.page.click("#tab-characters")
+    other.page.wait_for_selector("#char-new", state="visible")
+    for each in (app, other):
+        each.check_clean()
+        each.context.close()
+
+
 # --------------------------------------------------------------------------- layout shift
 
 #: The page's layout shifts (PerformanceObserver "layout-shift", not after an input), from the

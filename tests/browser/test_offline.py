@@ -276,7 +276,7 @@ def test_opens_and_rolls_with_the_server_gone(launch: Any, dist_dir: Path, tmp_p
 
     app = App(launch(profile), url)
     app.expected_errors = OFFLINE_NOISE
-    app.open()  # waits for performance.mark("pyrules:ready")
+    app.open()  # waits for performance.mark("pyrules:ready") and the play screens
     assert app.page.evaluate("() => navigator.serviceWorker.controller !== null")
     # Offline too, the engine starts from the build's snapshot: the raw copy the worker kept.
     source = app.page.evaluate(

@@ -114,7 +114,11 @@ class Engine:
         )
 
     def wait_ready(self) -> None:
-        self.wait("performance.getEntriesByName('pyrules:ready').length > 0")
+        """The engine is ready and the play screens (app/play.js) have read the characters."""
+        self.wait(
+            "performance.getEntriesByName('pyrules:ready').length > 0"
+            " && window.pyrules.playScreens === 'loaded'"
+        )
 
     def call(self, request: Any) -> Any:
         return self.js("return await window.pyrules.call(args[0]);", request)

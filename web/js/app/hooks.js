@@ -24,6 +24,10 @@
 //                     changes its subscribers heard, by key; sizes() the rolls kept, the
 //                     characters and the fighters its slices hold
 //   table          -> the shared table, read only (sharing/table.js): peers(), log(), mine()
+//   playScreens    -> the characters, combat and statistics screens (app/play.js, set by
+//                     main.js): null until made (after ready, or when a tab of theirs is
+//                     shown), "loading" until the stored characters are read and judged,
+//                     then "loaded"
 
 import { pendingWork } from "../lib/dom.js";
 import { shownFaces, shownLayout } from "../stage/stage.js";
@@ -51,6 +55,7 @@ export function installHooks(engine, search = location.search) {
     pendingWork, // debounced work (odds, dice groups, sources, stats) not done yet: tests wait for 0
     shownFaces,
     shownLayout,
+    playScreens: null,
   };
   return { hooks: window.pyrules, resolveReady };
 }

@@ -1,11 +1,9 @@
 // pyrules in the browser, composition root: boots the engine worker, creates the roll
-// screen's parts (web/js/roll/) and the play screens, and wires them together.
+// screen's parts (web/js/roll/), loads the play screens (app/play.js) and wires them together.
 // The page's test hooks (window.pyrules) are described in hooks.js, beside it.
 
 // engine.js first: its evaluation starts the worker before any other module reads storage.
 import { Engine } from "../engine/engine.js";
-import { CharactersView } from "../characters/view.js";
-import { CombatView } from "../combat/combat.js";
 import { diceSettings } from "../ui/dice-settings.js";
 import { debounce, nextTask, storageGet, storageSet } from "../lib/dom.js";
 import { GmTools } from "../gm/gm.js";
@@ -14,11 +12,9 @@ import { Briefs } from "../widgets/briefs.js";
 import { applyStatic, lang, t } from "../lib/i18n.js";
 import { Notices } from "../ui/notices.js";
 import { formatPercent } from "../widgets/odds/odds.js";
-import { OppositionPanel } from "../characters/opposition.js";
 import { drawQR } from "../ui/qr.js";
 import { linkOf, PREFIX, shareEntry } from "../roll/replay.js";
 import { preload3dSoon, testHooks as stageHooks } from "../stage/stage.js";
-import { StatsView } from "../gm/stats.js";
 import { Views } from "../lib/views.js";
 import { watchEngine } from "./boot.js";
 import { BootPanel } from "./boot-panel.js";
@@ -70,6 +66,7 @@ watchEngine({
     resolveReady(detail);
     replayLinks.open();
     preload3dSoon(); // the 3D dice load after the engine, out of the boot's way
+    setTimeout(() => loadPlay().catch((error) => console.error("the play screens could not be loaded", error)));
   },
 });
 
@@ -146,17 +143,38 @@ const buildAll = () => screen.buildAll();
 
 // ---------------------------------------------------------------------------- play screens
 
-const characters = new CharactersView(ctx, $("view-characters"));
-characters.opposition = new OppositionPanel(ctx, characters);
-const combat = new CombatView(ctx, $("view-combat"));
-const stats = new StatsView(ctx, $("view-stats"));
-const notices = new Notices($("notices"), { history: () => history.exportJSON(), characters: () => characters.exportAll() });
+// The characters, combat and statistics screens are a chunk of their own (app/play.js), not
+// parsed in the page's first tasks: imported once the engine is ready, or at once when one
+// of their tabs is shown first.
+const PLAY_VIEWS = ["characters", "combat", "stats"];
+let play = null; // {characters, combat, stats} once made
+let playing = null; // the import under way
+function loadPlay() {
+  playing ??= import("./play.js").then(
+    ({ playScreens }) => {
+      play = playScreens(ctx, $);
+      hooks.playScreens = "loading";
+      play.loaded.finally(() => {
+        hooks.playScreens = "loaded";
+      });
+      renderPlayView();
+      return play;
+    },
+    (error) => {
+      playing = null; // asked again at the next tab shown
+      throw error;
+    },
+  );
+  return playing;
+}
+const notices = new Notices($("notices"), { history: () => history.exportJSON(), characters: () => loadPlay().then((screens) => screens.characters.exportAll()) });
 const views = new Views($("view-tabs"), (name) => {
   // The history list is one element: shown under the roller, or alone on its own screen.
   const panel = $("history-panel");
   const home = name === "history" ? $("view-history") : $("view-roll");
   if (panel.parentElement !== home) home.append(panel);
   if (name === "table") table.shown(); // drawn whenever its tab is shown: a fresh device can host
+  if (!play && PLAY_VIEWS.includes(name)) loadPlay().catch((error) => console.error("the play screens could not be loaded", error));
   renderPlayView(false);
 });
 const heard = {}; // tests read what the store's subscribers heard (hooks.store)
@@ -170,6 +188,8 @@ store.subscribe(["characters"], () => table.sheetsChanged()); // the shared tabl
 
 /** Draw the play screen on show (force: the language or the systems changed). */
 function renderPlayView(force = true) {
+  if (!play) return; // drawn once loaded (loadPlay)
+  const { characters, combat, stats } = play;
   const name = views.current;
   if (name === "characters") {
     if (force || characters.renderedLang !== lang()) characters.render();
@@ -179,8 +199,8 @@ function renderPlayView(force = true) {
 
 // ---------------------------------------------------------------------------- start
 
-// The page starts in four tasks, none over 50 ms on a slow machine: the static text, the
-// events and the screen; the forms; the characters; the odds' number format (a page's first
+// The page starts in three tasks, none over 50 ms on a slow machine: the static text, the
+// events and the screen; the forms; the odds' number format (a page's first
 // Intl.NumberFormat loads locale data, 20–30 ms: while the engine starts, not in the odds'
 // first drawing at ready). Each step runs guarded: a throw while drawing means the safe start.
 async function startPage() {
@@ -196,8 +216,6 @@ async function startPage() {
   else history.render();
   forms.applyMode();
   saved.render();
-  await nextTask();
-  characters.load();
   await nextTask();
   formatPercent(0.5);
 }
