@@ -288,9 +288,9 @@ def _play_chunk(app: App) -> list[str]:
 def test_the_play_screens_come_after_the_engine_unless_asked_first(
     new_app: Any, site: str
 ) -> None:
-    """Issue 40: the characters, combat and statistics screens are a chunk of their own, not
-    parsed while the engine starts. Left alone, the page asks for it once the engine is ready;
-    a tab of theirs tapped while the engine starts draws its screen at once."""
+    """Issue 40: the characters, combat, statistics and table screens are a chunk of their
+    own, not parsed while the engine starts. Left alone, the page asks for it once the engine
+    is ready; a tab of theirs tapped while the engine starts draws its screen at once."""
     app = new_app(site)
     page = app.page
     held: list[Any] = []
@@ -302,6 +302,8 @@ def test_the_play_screens_come_after_the_engine_unless_asked_first(
     page.wait_for_selector("#char-new", state="visible")
     page.click("#tab-combat")
     page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
+    page.click("#tab-table")
+    page.wait_for_selector("#table-host-button", state="visible")
     assert page.get_attribute("#boot", "data-state") == "booting"
     held[0].continue_()
     app.wait_ready()
@@ -324,6 +326,36 @@ def test_the_play_screens_come_after_the_engine_unless_asked_first(
     for each in (app, other):
         each.check_clean()
         each.context.close()
+
+
+def test_a_roll_before_the_table_is_made_goes_through_the_table(new_app: Any, site: str) -> None:
+    """A device reloaded at a table (its place kept) whose first roll comes before the play
+    screens' chunk: the roll waits for the table to be made and goes through it (kept for
+    the GM while away), as it would once the table is there."""
+    app = new_app(site)
+    page = app.page
+    place = {"id": "p1", "token": "0123456789abcdef" * 2, "host": "MJ", "seq": 0, "outbox": []}
+    # (The page that seeds storage makes the browser ask for a favicon the site has not.)
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204, body=""))
+    page.goto(app.base_url + "version.json")
+    page.evaluate("(place) => localStorage.setItem('pyrules:table', JSON.stringify(place))", place)
+    held: list[Any] = []
+    page.route("**/js/chunks/play-*.js", lambda route: held.append(route))
+    app.open(wait=False)
+    page.wait_for_function("() => performance.getEntriesByName('pyrules:ready').length > 0")
+    page.click("#roll-button")
+    while not held:
+        page.wait_for_event("request")
+    assert page.evaluate("() => window.pyrules.store.sizes().history") == 0
+    held[0].continue_()
+    app.wait_ready()
+    page.wait_for_function("() => window.pyrules.table.mine().length === 1")
+    assert page.evaluate("() => window.pyrules.table.mine()[0].status") == "kept"
+    assert page.evaluate("() => window.pyrules.store.sizes().history") == 1
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('pyrules:table')).outbox")
+    assert len(kept) == 1 and kept[0]["t"] == "roll"
+    app.check_clean()
+    app.context.close()
 
 
 # --------------------------------------------------------------------------- layout shift

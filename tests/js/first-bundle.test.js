@@ -37,7 +37,7 @@ async function firstBundle() {
 
 test("the play screens are not in the first bundle", async () => {
   const { modules, later } = await firstBundle();
-  for (const screen of ["js/app/play.js", "js/characters/view.js", "js/combat/combat.js", "js/gm/stats.js"]) {
+  for (const screen of ["js/app/play.js", "js/characters/view.js", "js/combat/combat.js", "js/gm/stats.js", "js/sharing/table.js"]) {
     assert.ok(!modules.includes(screen), `${screen} is in the first bundle`);
   }
   assert.ok(later.some((file) => file.includes("play")), `no later chunk for the play screens: ${later}`);

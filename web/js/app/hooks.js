@@ -23,11 +23,12 @@
 //   store          -> the page's one store, read only (set by main.js): heard() counts the
 //                     changes its subscribers heard, by key; sizes() the rolls kept, the
 //                     characters and the fighters its slices hold
-//   table          -> the shared table, read only (sharing/table.js): peers(), log(), mine()
-//   playScreens    -> the characters, combat and statistics screens (app/play.js, set by
-//                     main.js): null until made (after ready, or when a tab of theirs is
-//                     shown), "loading" until the stored characters are read and judged,
-//                     then "loaded"
+//   table          -> the shared table, read only (sharing/table.js): peers(), log(), mine();
+//                     set once the play screens are made
+//   playScreens    -> the characters, combat, statistics and table screens (app/play.js, set
+//                     by main.js): null until made (after ready, or when a tab of theirs is
+//                     shown, an invite is opened or a roll asks the table for its seed),
+//                     "loading" until the stored characters are read and judged, then "loaded"
 
 import { pendingWork } from "../lib/dom.js";
 import { shownFaces, shownLayout } from "../stage/stage.js";

@@ -31,7 +31,7 @@ import { createOddsCache, createPipeline } from "../widgets/pipeline.js";
 import { SafeStart } from "./safe-start.js";
 import { createRollApp, restoreState, restoreSystems, STATE_KEY, STORED_KEYS, SYSTEMS_KEY } from "../roll/state.js";
 import { pageStore as store } from "../lib/page-store.js";
-import { Table } from "../sharing/table.js";
+import { inviteOffer } from "../lib/table-protocol.js";
 import "../ui/strings.js";
 import "../widgets/strings.js";
 import "../widgets/odds/strings.js";
@@ -143,16 +143,17 @@ const buildAll = () => screen.buildAll();
 
 // ---------------------------------------------------------------------------- play screens
 
-// The characters, combat and statistics screens are a chunk of their own (app/play.js), not
-// parsed in the page's first tasks: imported once the engine is ready, or at once when one
-// of their tabs is shown first.
-const PLAY_VIEWS = ["characters", "combat", "stats"];
-let play = null; // {characters, combat, stats} once made
+// The characters, combat, statistics and table screens are a chunk of their own
+// (app/play.js), not parsed in the page's first tasks: imported once the engine is ready, or
+// at once when one of their tabs is shown first or the page is given a table's invite.
+const PLAY_VIEWS = ["characters", "combat", "stats", "table"];
+let play = null; // {characters, combat, stats, table} once made
 let playing = null; // the import under way
+const tableNeeds = { call: (request) => engine.call(request), pipeline, takeSeed, showView, hooks, systems: () => app.systems, sheets: () => store.get("characters") };
 function loadPlay() {
   playing ??= import("./play.js").then(
     ({ playScreens }) => {
-      play = playScreens(ctx, $);
+      play = playScreens(ctx, $, tableNeeds);
       hooks.playScreens = "loading";
       play.loaded.finally(() => {
         hooks.playScreens = "loaded";
@@ -167,13 +168,20 @@ function loadPlay() {
   );
   return playing;
 }
+// Until the table is made, a roll asks for it first: a device reloaded at a table rolls
+// with the table's seed from its first roll (the Table, once made, is the seed source).
+// Without the chunk (it could not be loaded) no table runs: the page's own seed.
+pipeline.setSeedSource((request) => loadPlay().then((screens) => screens.table.seed(request, takeSeed), () => takeSeed()));
+// An invite pasted into this tab's address before the table is made (it listens itself then).
+addEventListener("hashchange", () => {
+  if (!play && inviteOffer(location.hash)) loadPlay().catch((error) => console.error("the play screens could not be loaded", error));
+});
 const notices = new Notices($("notices"), { history: () => history.exportJSON(), characters: () => loadPlay().then((screens) => screens.characters.exportAll()) });
 const views = new Views($("view-tabs"), (name) => {
   // The history list is one element: shown under the roller, or alone on its own screen.
   const panel = $("history-panel");
   const home = name === "history" ? $("view-history") : $("view-roll");
   if (panel.parentElement !== home) home.append(panel);
-  if (name === "table") table.shown(); // drawn whenever its tab is shown: a fresh device can host
   if (!play && PLAY_VIEWS.includes(name)) loadPlay().catch((error) => console.error("the play screens could not be loaded", error));
   renderPlayView(false);
 });
@@ -183,18 +191,17 @@ hooks.store = {
   heard: () => ({ ...heard }),
   sizes: () => ({ history: store.get("history").length, characters: store.get("characters").length, fighters: store.get("fight")?.participants.length ?? 0, players: store.get("table")?.players.length ?? 0 }),
 };
-const table = new Table({ call: (request) => engine.call(request), pipeline, takeSeed, showView, root: $("view-table"), toasts: $("table-toasts"), hooks, systems: () => app.systems, sheets: () => store.get("characters") });
-store.subscribe(["characters"], () => table.sheetsChanged()); // the shared table: the GM checks sheet rolls with a player's characters
 
 /** Draw the play screen on show (force: the language or the systems changed). */
 function renderPlayView(force = true) {
   if (!play) return; // drawn once loaded (loadPlay)
-  const { characters, combat, stats } = play;
+  const { characters, combat, stats, table } = play;
   const name = views.current;
   if (name === "characters") {
     if (force || characters.renderedLang !== lang()) characters.render();
   } else if (name === "combat") combat.render();
   else if (name === "stats") stats.render();
+  else if (name === "table") table.shown(); // drawn whenever its tab is shown: a fresh device can host
 }
 
 // ---------------------------------------------------------------------------- start
@@ -210,7 +217,7 @@ async function startPage() {
   card.clear();
   odds.draw();
   $("skip-hint").after(diceSettings());
-  views.show(location.hash.startsWith(PREFIX) ? "roll" : views.initial());
+  views.show(location.hash.startsWith(PREFIX) ? "roll" : inviteOffer(location.hash) ? "table" : views.initial());
   await nextTask();
   if (app.systems) buildAll();
   else history.render();
