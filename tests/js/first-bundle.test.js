@@ -43,7 +43,7 @@ test("the play screens are not in the first bundle", async () => {
   assert.ok(later.some((file) => file.includes("play")), `no later chunk for the play screens: ${later}`);
 });
 
-test("every text the first bundle names is in the strings it brings", async () => {
+test("every text the first bundle and index.html name is in the strings it brings", async () => {
   const { modules } = await firstBundle();
   const sources = Object.fromEntries(modules.map((file) => [file, readFileSync(path.join(WEB, file), "utf8")]));
   for (const [file, source] of Object.entries(sources)) {
@@ -60,5 +60,11 @@ test("every text the first bundle names is in the strings it brings", async () =
     }
   }
   assert.ok(named > 100, `only ${named} texts found: the pattern no longer matches the code`);
+  // index.html's own texts (data-i18n, data-i18n-title, ...): written again by applyStatic at
+  // start, in the page's language, from the same catalogues.
+  const html = readFileSync(path.join(WEB, "index.html"), "utf8");
+  const statics = [...html.matchAll(/ data-i18n(?:-[\w-]+)?="([^"]+)"/g)].map((m) => m[1]);
+  assert.ok(statics.length > 30, `only ${statics.length} static texts found in index.html`);
+  for (const name of statics) if (!known.has(name)) missing.push(`index.html: ${name}`);
   assert.deepEqual(missing, []);
 });

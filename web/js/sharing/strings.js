@@ -32,7 +32,6 @@ addStrings({
   fr: {
     "table.quoted": "« {text} »",
     "table.toast": "{who} : {what} « {status} »",
-    "nav.table": "Table",
     "table.title": "Table partagée",
     "table.intro": "Le MJ héberge la table sur son appareil ; chaque joueur la rejoint par une invitation. Tout passe par le Wi-Fi de la table, sans serveur ni Internet.",
     "table.host": "Héberger : nouvelle invitation",
@@ -109,7 +108,6 @@ addStrings({
   en: {
     "table.quoted": "“{text}”",
     "table.toast": "{who}: {what} “{status}”",
-    "nav.table": "Table",
     "table.title": "Shared table",
     "table.intro": "The GM hosts the table on their device; each player joins with an invite. Everything goes over the table's own Wi-Fi, with no server and no Internet.",
     "table.host": "Host: new invite",

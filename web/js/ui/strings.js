@@ -45,6 +45,7 @@ addStrings({
     "nav.statsShort": "Stats",
     "nav.history": "Historique",
     "nav.historyShort": "Histo.",
+    "nav.table": "Table",
     // shared by several screens
     "physical.label": "Dés physiques",
     "form.none": "aucun",
@@ -161,6 +162,7 @@ addStrings({
     "nav.statsShort": "Stats",
     "nav.history": "History",
     "nav.historyShort": "History",
+    "nav.table": "Table",
     // shared by several screens
     "physical.label": "Physical dice",
     "form.none": "none",
