@@ -245,15 +245,22 @@ def test_the_worker_starts_before_the_page_s_modules_arrive(new_app: Any, site: 
     app.context.close()
 
 
+def _engine_held(new_app: Any, site: str) -> tuple[App, list[Any]]:
+    """A first visit with the engine's worker script held back (the routes in `held`), once
+    its forms are drawn from the build's description."""
+    app = new_app(site)
+    held: list[Any] = []
+    app.page.route("**/js/engine/worker.js", lambda route: held.append(route))
+    app.open(wait=False)
+    app.page.wait_for_selector(".side-form[data-system] input")
+    return app, held
+
+
 def test_a_first_visit_can_fill_the_forms_while_the_engine_starts(new_app: Any, site: str) -> None:
     """Nothing kept from an earlier visit: the forms come from the build's systems.json while
     the engine worker is held back, keep what was typed, and roll it once the engine is up."""
-    app = new_app(site)
+    app, held = _engine_held(new_app, site)
     page = app.page
-    held: list[Any] = []
-    page.route("**/js/engine/worker.js", lambda route: held.append(route))
-    app.open(wait=False)
-    page.wait_for_selector(".side-form[data-system] input")
     assert page.evaluate("() => localStorage.getItem('pyrules:systems')") is None
     systems = local_handle({"op": "systems"})["result"]["systems"]
     tabs = page.eval_on_selector_all("#systems input", "inputs => inputs.map(i => i.value)")
@@ -291,12 +298,8 @@ def test_the_play_screens_come_after_the_engine_unless_asked_first(
     """Issue 40: the characters, combat, statistics and table screens are a chunk of their
     own, not parsed while the engine starts. Left alone, the page asks for it once the engine
     is ready; a tab of theirs tapped while the engine starts draws its screen at once."""
-    app = new_app(site)
+    app, held = _engine_held(new_app, site)
     page = app.page
-    held: list[Any] = []
-    page.route("**/js/engine/worker.js", lambda route: held.append(route))
-    app.open(wait=False)
-    page.wait_for_selector(".side-form[data-system] input")
     assert _play_chunk(app) == [], "the play screens were asked for while the engine starts"
     page.click("#tab-characters")
     page.wait_for_selector("#char-new", state="visible")
