@@ -123,11 +123,12 @@ class App:
 
     def wait_ready(self) -> None:
         """The start is over: the engine is ready and the play screens, loaded after it
-        (app/play.js), have read the stored characters."""
+        (app/play.js), are made (reading the stored characters has begun: a request for the
+        database from a test comes after theirs)."""
         try:
             self.page.wait_for_function(
                 "() => performance.getEntriesByName('pyrules:ready').length > 0"
-                " && window.pyrules.playScreens === 'loaded'",
+                " && window.pyrules.playScreens !== null",
                 timeout=BOOT_TIMEOUT_MS,
             )
         except Exception as error:
