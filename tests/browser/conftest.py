@@ -123,12 +123,12 @@ class App:
 
     def wait_ready(self) -> None:
         """The start is over: the engine is ready and the play screens, loaded after it
-        (app/play.js), are made (reading the stored characters has begun: a request for the
-        database from a test comes after theirs)."""
+        (app/play.js), have read the stored characters (a test that acts while they are
+        read races them: a combat form filled then, a database opened)."""
         try:
             self.page.wait_for_function(
                 "() => performance.getEntriesByName('pyrules:ready').length > 0"
-                " && window.pyrules.playScreens !== null",
+                " && window.pyrules.playScreens === 'loaded'",
                 timeout=BOOT_TIMEOUT_MS,
             )
         except Exception as error:

@@ -114,10 +114,10 @@ class Engine:
         )
 
     def wait_ready(self) -> None:
-        """The engine is ready and the play screens (app/play.js) are made."""
+        """The engine is ready and the play screens (app/play.js) have read the characters."""
         self.wait(
             "performance.getEntriesByName('pyrules:ready').length > 0"
-            " && window.pyrules.playScreens !== null"
+            " && window.pyrules.playScreens === 'loaded'"
         )
 
     def call(self, request: Any) -> Any:

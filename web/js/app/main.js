@@ -63,10 +63,11 @@ watchEngine({
     updateRollButton();
     odds.refresh.flush();
     performance.mark("pyrules:ready");
+    // The other screens come after the engine (app/play.js), before anything else that waits for it.
+    loadPlay().catch((error) => console.error("the play screens could not be loaded", error));
     resolveReady(detail);
     replayLinks.open();
     preload3dSoon(); // the 3D dice load after the engine, out of the boot's way
-    setTimeout(() => loadPlay().catch((error) => console.error("the play screens could not be loaded", error)));
   },
 });
 
