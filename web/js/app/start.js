@@ -2,8 +2,9 @@
 // (pwa.js, which waits for the app's window.pyrules.ready, so after it).
 //
 // On a later visit (the offline copy in control, every file of the site at hand at once) in
-// WebKit, the app waits until the engine's worker has the runtime's wasm and the snapshot
-// (early.js, filesIn), HOLD_MS at most. WebKit (Safari, every browser of an iPad,
+// WebKit, the app waits until the engine's worker has restored Python from the snapshot (its
+// "python" step, sent once the runtime's wasm and the snapshot are in and the heap restored:
+// early.js, filesIn), HOLD_MS at most. WebKit (Safari, every browser of an iPad,
 // WebKitGTK) relays a worker's downloads and Cache Storage reads through the page's main
 // thread: evaluating and drawing the app while they came in delayed the engine's start
 // (docs/performance.md). The page shows its HTML, French text written in by the build,

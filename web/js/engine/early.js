@@ -7,7 +7,7 @@
 //
 // It starts js/engine/worker.js and keeps what the worker says until the page's Engine
 // (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url, filesIn}, filesIn a promise
-// resolved once the worker has the runtime's wasm and the snapshot (its "python" step), or
+// resolved once the worker has restored Python from the snapshot (its "python" step), or
 // is ready, or failed (js/app/start.js waits for it on a later visit). Then it sets
 // <html lang> to the language the page will start in (lib/lang-choice.js, the rule i18n.js
 // follows): the first style is then the page's last, where a change of it once main.js ran
@@ -27,7 +27,7 @@ import { LANG_KEY, startLang } from "../lib/lang-choice.js";
     worker.onmessage = function (event) {
       var data = event.data || {};
       queue.push({ kind: "message", data: event.data });
-      // The runtime's wasm and the snapshot are in ("python"), or the engine is done either way.
+      // Python is restored ("python", just before ready), or the engine is done either way.
       if ((data.type === "progress" && data.step === "python") || data.type === "ready" || data.type === "error") settle();
     };
     worker.onerror = function (event) {
