@@ -577,14 +577,15 @@ new MutationObserver((changes, observer) => {
 """
 
 
-def test_a_later_visit_draws_the_app_once_the_engine_has_its_files(
+def test_a_later_visit_draws_the_app_once_the_engine_has_restored_python(
     new_app: Any, dist_dir: Path
 ) -> None:
     """On a later visit in WebKit (an iPad's Safari, told by its user agent) the page's
-    script waits until the engine's worker has the runtime and the snapshot (WebKit relays
-    both through the page's thread), 1.5 s at most: with the kept snapshot gone and the
-    site's copy held back, the forms come after that wait, the engine once the copy comes;
-    then everything works. (tests/engines runs the real WebKit's later visits.)"""
+    script waits until the engine's worker has restored Python from the runtime and the
+    snapshot (WebKit relays both through the page's thread), 1.5 s at most: with the kept
+    snapshot gone and the site's copy held back, the forms come after that wait, the engine
+    once the copy comes; then everything works. (tests/engines runs the real WebKit's later
+    visits.)"""
     handler = type("Handler", (HoldingHandler,), {
         "hold": threading.Event(), "release": threading.Event()})
     with served(dist_dir, handler) as url:

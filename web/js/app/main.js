@@ -64,7 +64,7 @@ watchEngine({
     odds.refresh.flush();
     performance.mark("pyrules:ready");
     // The other screens come after the engine (app/play.js), before anything else that waits for it.
-    loadPlay().catch((error) => console.error("the play screens could not be loaded", error));
+    openPlay();
     resolveReady(detail);
     replayLinks.open();
     preload3dSoon(); // the 3D dice load after the engine, out of the boot's way
@@ -169,13 +169,17 @@ function loadPlay() {
   );
   return playing;
 }
+/** loadPlay() where nothing waits for it: a failure is told in the console (and asked again). */
+function openPlay() {
+  loadPlay().catch((error) => console.error("the play screens could not be loaded", error));
+}
 // Until the table is made, a roll asks for it first: a device reloaded at a table rolls
 // with the table's seed from its first roll (the Table, once made, is the seed source).
 // Without the chunk (it could not be loaded) no table runs: the page's own seed.
 pipeline.setSeedSource((request) => loadPlay().then((screens) => screens.table.seed(request, takeSeed), () => takeSeed()));
 // An invite pasted into this tab's address before the table is made (it listens itself then).
 addEventListener("hashchange", () => {
-  if (!play && inviteOffer(location.hash)) loadPlay().catch((error) => console.error("the play screens could not be loaded", error));
+  if (!play && inviteOffer(location.hash)) openPlay();
 });
 const notices = new Notices($("notices"), { history: () => history.exportJSON(), characters: () => loadPlay().then((screens) => screens.characters.exportAll()) });
 const views = new Views($("view-tabs"), (name) => {
@@ -183,7 +187,7 @@ const views = new Views($("view-tabs"), (name) => {
   const panel = $("history-panel");
   const home = name === "history" ? $("view-history") : $("view-roll");
   if (panel.parentElement !== home) home.append(panel);
-  if (!play && PLAY_VIEWS.includes(name)) loadPlay().catch((error) => console.error("the play screens could not be loaded", error));
+  if (!play && PLAY_VIEWS.includes(name)) openPlay();
   renderPlayView(false);
 });
 const heard = {}; // tests read what the store's subscribers heard (hooks.store)

@@ -4,7 +4,7 @@
 // On a later visit (the offline copy in control, every file of the site at hand at once) in
 // WebKit, the app waits until the engine's worker has restored Python from the snapshot (its
 // "python" step, sent once the runtime's wasm and the snapshot are in and the heap restored:
-// early.js, filesIn), HOLD_MS at most. WebKit (Safari, every browser of an iPad,
+// early.js, restored), HOLD_MS at most. WebKit (Safari, every browser of an iPad,
 // WebKitGTK) relays a worker's downloads and Cache Storage reads through the page's main
 // thread: evaluating and drawing the app while they came in delayed the engine's start
 // (docs/performance.md). The page shows its HTML, French text written in by the build,
@@ -20,8 +20,8 @@ const later = Boolean(globalThis.navigator?.serviceWorker?.controller);
 const agent = String(globalThis.navigator?.userAgent ?? "");
 const webkit = /AppleWebKit\//.test(agent) && !/(Chrome|Chromium|Edg)\//.test(agent);
 const held =
-  later && webkit && early?.filesIn
-    ? Promise.race([early.filesIn, new Promise((resolve) => setTimeout(resolve, HOLD_MS))])
+  later && webkit && early?.restored
+    ? Promise.race([early.restored, new Promise((resolve) => setTimeout(resolve, HOLD_MS))])
     : Promise.resolve();
 
 held

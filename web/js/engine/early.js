@@ -6,7 +6,7 @@
 // there, its downloads behind the page's own work.
 //
 // It starts js/engine/worker.js and keeps what the worker says until the page's Engine
-// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url, filesIn}, filesIn a promise
+// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url, restored}, restored a promise
 // resolved once the worker has restored Python from the snapshot (its "python" step), or
 // is ready, or failed (js/app/start.js waits for it on a later visit). Then it sets
 // <html lang> to the language the page will start in (lib/lang-choice.js, the rule i18n.js
@@ -23,7 +23,7 @@ import { LANG_KEY, startLang } from "../lib/lang-choice.js";
     var worker = new Worker(url, { type: "module" });
     var queue = [];
     var settle;
-    var filesIn = new Promise(function (resolve) { settle = resolve; });
+    var restored = new Promise(function (resolve) { settle = resolve; });
     worker.onmessage = function (event) {
       var data = event.data || {};
       queue.push({ kind: "message", data: event.data });
@@ -39,7 +39,7 @@ import { LANG_KEY, startLang } from "../lib/lang-choice.js";
       queue.push({ kind: "error", message: "message error" });
       settle();
     };
-    self.pyrulesEarly = { worker: worker, queue: queue, url: url, filesIn: filesIn };
+    self.pyrulesEarly = { worker: worker, queue: queue, url: url, restored: restored };
   } catch (error) {
     self.pyrulesEarly = null; // Engine.start() tries again and reports the failure
   }
