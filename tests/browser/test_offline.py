@@ -539,22 +539,32 @@ def test_no_room_for_the_offline_copy_is_said_and_the_app_works_online(
         app.check_clean()
 
 
-# The end of the first install worker seen by the page: "redundant" when its install failed.
+# An init script, read only: window.__installEnd becomes the end of the first install
+# worker ("redundant" when its install failed). It looks from the page's start: looking once
+# app.open() had returned missed an install that had already failed, and then waited
+# forever inside one evaluate, outside any timeout.
 INSTALL_END = """
-async () => {
+(async () => {
+  const follow = (worker) => {
+    const ended = () => ["redundant", "activated"].includes(worker.state);
+    if (ended()) window.__installEnd = worker.state;
+    else worker.addEventListener("statechange", () => {
+      if (ended()) window.__installEnd = worker.state;
+    });
+  };
   for (;;) {
     const registration = await navigator.serviceWorker.getRegistration();
-    const worker = registration && registration.installing;
-    if (worker) {
-      return await new Promise((resolve) => {
-        const ended = () => ["redundant", "activated"].includes(worker.state);
-        if (ended()) resolve(worker.state);
-        worker.addEventListener("statechange", () => ended() && resolve(worker.state));
-      });
+    if (registration) {
+      if (registration.installing) follow(registration.installing);
+      else {
+        const found = () => follow(registration.installing);
+        registration.addEventListener("updatefound", found, { once: true });
+      }
+      return;
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
+})();
 """
 
 
@@ -573,8 +583,10 @@ def test_a_failed_first_install_is_tried_again(
         app = App(launch(tmp_path / "profile"), url)
         warnings: list[str] = []
         app.page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
+        app.context.add_init_script(INSTALL_END)
         app.open()
-        assert app.page.evaluate(INSTALL_END) == "redundant"
+        app.page.wait_for_function("() => window.__installEnd !== undefined")
+        assert app.page.evaluate("() => window.__installEnd") == "redundant"
         assert app.page.get_attribute("#pwa-status", "data-ready") == "false"
         shutil.move(kept, gone)
         state = wait_ready_offline(app)
