@@ -425,3 +425,30 @@ def test_each_screen_writes_its_slice_of_the_one_store(app: App, tmp_path: Path)
     page.wait_for_function("(n) => window.pyrules.store.heard().dice === n + 1", arg=dice)
     assert heard()["lang"] == langs + 1
     page.click("button[data-lang=fr]")
+
+
+def test_a_character_saved_in_another_tab_joins_the_list_without_taking_the_name_typed(
+    app: App, tmp_path: Path
+) -> None:
+    """The characters change under the tracker (here another tab imports one): the list of
+    sheets to add follows, and the name being typed on the spot keeps its text and its focus
+    (the whole tracker drawn again took the focus, and a tablet's keyboard with it)."""
+    page = app.page
+    page.click("#tab-combat")
+    page.wait_for_selector("#view-combat:not([hidden]) #combat-order")
+    assert page.is_disabled("#combat-add-char-button")
+    page.click("#combat-quick-name")
+    page.keyboard.type("Gob")
+    other = App(app.context, app.base_url)
+    other.open()
+    try:
+        import_aldric(other, tmp_path)
+        page.wait_for_selector("#combat-add-char option:text-is('Aldric')", state="attached")
+        assert page.is_enabled("#combat-add-char-button")
+        assert page.evaluate("() => document.activeElement.id") == "combat-quick-name"
+        assert page.input_value("#combat-quick-name") == "Gob"
+        page.bring_to_front()
+        page.keyboard.type("elin")
+        assert page.input_value("#combat-quick-name") == "Gobelin"
+    finally:
+        other.page.close()

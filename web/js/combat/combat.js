@@ -19,7 +19,7 @@ import { onOtherTab } from "../lib/storage.js";
 import { confirmAction, flash } from "../ui/ui.js";
 import { renderAction } from "./action.js";
 import { renderLog } from "./log.js";
-import { renderOrder } from "./order.js";
+import { renderOrder, renderSheetPicker } from "./order.js";
 import { AUTO, emptyFight, FIGHT_KEY, fightRequest, LOG_MAX, UNDO_KEY, UNDO_MAX, validFight } from "./state.js";
 import "./strings.js";
 
@@ -44,9 +44,14 @@ export class CombatView {
     this.asking = null; // the pending `fight` call: {key, answer}
     this.judgeError = null; // the engine refused the state of `key`: {key, message}
     this.renderedKey = null;
-    // The characters screen's list (the store's `characters` slice): a sheet to add.
+    // The characters screen's list (the store's `characters` slice): the sheets to add. Only
+    // that part is drawn again, not what the player may be typing beside it.
     ctx.store.subscribe(["characters"], () => {
-      if (this.root.isConnected && !this.root.hidden) this.render();
+      if (!this.root.isConnected || this.root.hidden) return;
+      const picker = this.root.querySelector("#combat-add-sheets");
+      const system = this.system();
+      if (picker && system) picker.replaceWith(renderSheetPicker(this, system));
+      else this.render();
     });
     // Another tab acted in the fight: take its state (one fight per device, the latest wins).
     onOtherTab(FIGHT_KEY, () => this.fromOtherTab());

@@ -91,7 +91,13 @@ function renderFighter(cv, p, index) {
   );
 }
 
-function renderAdd(cv, system, play) {
+/**
+ * The "from a character" part of the add box: the stored sheets of the tracker's system. The
+ * characters list changes under it (the characters screen, another tab, the first read of the
+ * store): then this part alone is drawn again (`CombatView`), so a name being typed on the
+ * spot keeps its field, its focus and the keyboard that goes with it.
+ */
+export function renderSheetPicker(cv, system) {
   const fromSheets = cv.sheets().filter((c) => c.system === system.id);
   const select = h("select", { id: "combat-add-char" });
   for (const character of fromSheets) {
@@ -111,6 +117,20 @@ function renderAdd(cv, system, play) {
       document.getElementById("combat-add-char-button")?.focus();
     }
   });
+  return h(
+    "div",
+    { class: "combat-add-sheets", id: "combat-add-sheets" },
+    h(
+      "div",
+      { class: "combat-add-row" },
+      h("div", { class: "field" }, h("label", { for: "combat-add-char", class: "field-label", text: t("combat.fromCharacter") }), select),
+      addChar,
+    ),
+    fromSheets.length ? null : h("p", { class: "help", text: t("combat.noStepsCharacters") }),
+  );
+}
+
+function renderAdd(cv, system, play) {
   const fields = ["die", "threshold", "bonus"].map((name) => system.fields.find((f) => f.name === name)).filter(Boolean);
   cv.quickForm = new SideForm({ side: "quick", system: { id: system.id, fields: [...play.combat.participant, ...fields], outcomes: [] }, values: cv.quickValues, ui: {}, onInput: () => {} });
   const name = h("input", { type: "text", id: "combat-quick-name", maxlength: 60, autocomplete: "off", placeholder: t("combat.quickDefault", { n: cv.fight.participants.length + 1 }) });
@@ -126,13 +146,7 @@ function renderAdd(cv, system, play) {
     h(
       "div",
       { class: "combat-add-body" },
-      h(
-        "div",
-        { class: "combat-add-row" },
-        h("div", { class: "field" }, h("label", { for: "combat-add-char", class: "field-label", text: t("combat.fromCharacter") }), select),
-        addChar,
-      ),
-      fromSheets.length ? null : h("p", { class: "help", text: t("combat.noStepsCharacters") }),
+      renderSheetPicker(cv, system),
       h("h4", { class: "sources-subtitle", text: t("combat.quickTitle") }),
       h("div", { class: "field" }, h("label", { for: "combat-quick-name", class: "field-label", text: t("editor.name") }), name),
       cv.quickForm.element,
