@@ -34,8 +34,10 @@ machine); --hogs 0,2 runs every round once quiet, then again beside two hogs. Wi
 N rounds of Chromium first visits through bench/shaped.py's link come first (the bare page
 and each site, no service worker). Prints, for each hog count, a Markdown table: medians
 (min-max) and the median of the per-round ratios to the bare page of the same round and
-engine, against the goals of issue 25; then where the time went: the median of the worker's
-own step timings (ms from navigation start) per engine, site and visit. Nothing is asserted.
+engine, against the goals of issue 25; with --before, what the app adds to that build per
+round (issue 40's page share when it is an `engine-only` variant); then where the time went:
+the median of the worker's own step timings (ms from navigation start) per engine, site and
+visit. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -336,6 +338,55 @@ def report(rows: dict[str, dict[str, list[Any]]], sites: list[str], rounds: int,
     return "\n".join(lines)
 
 
+#: Issue 40's goal: what the app adds to an `engine-only` page (bench/variants.py, given as
+#: --before) is at most this much of the bare page, first and later visits.
+SHARE_GOAL = 0.03
+
+
+def shares(data: dict[str, list[Any]], site: str, base: str, visit: str) -> list[float]:
+    """Per round, what `site` adds to `base`, as a ratio of that round's bare page (rounds
+    where either was not ready are left out)."""
+    return [
+        (s[visit] - o[visit]) / b
+        for b, s, o in zip(data["bare"], data[site], data[base], strict=True)
+        if s[visit] is not None and o[visit] is not None
+    ]
+
+
+def share_report(rows: dict[str, dict[str, list[Any]]], site: str = "app",
+                 base: str = "before") -> str:
+    """The page's share, paired per round: the median and quartiles of (site - base) / bare,
+    and how many rounds were within the goal. A difference of the two medians mixes rounds;
+    this says how far the noise of one machine reaches."""
+    lines = [
+        "",
+        f"What {site} adds to {base}: per round, ({site} − {base}) / that round's bare page"
+        f" (with `--before` an `engine-only` variant: the page's share, goal ≤ {SHARE_GOAL:.2f}×);"
+        " median, quartiles, rounds within the goal.",
+        "",
+        "| engine | visit | median | quartiles | rounds ≤ goal | goal |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, data in rows.items():
+        for visit in ("first", "later"):
+            values = shares(data, site, base, visit)
+            if not values:
+                lines.append(f"| {name} | {visit} | – | – | – | ≤ {SHARE_GOAL:.2f}× |")
+                continue
+            low, _, high = (
+                statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1
+                else values * 3
+            )
+            middle = statistics.median(values)
+            within = sum(v <= SHARE_GOAL for v in values)
+            verdict = "pass" if middle <= SHARE_GOAL else "**FAIL**"
+            lines.append(
+                f"| {name} | {visit} | {middle:+.2f}× | {low:+.2f}× to {high:+.2f}× |"
+                f" {within}/{len(values)} | ≤ {SHARE_GOAL:.2f}× {verdict} |"
+            )
+    return "\n".join(lines)
+
+
 #: The worker's steps (worker.js `timings`), in boot order.
 STEPS = (
     "script", "pyodideModule", "stdlibLoaded", "snapshotRead", "wasmLoaded", "wasmCompiled",
@@ -422,6 +473,8 @@ def main() -> int:
                 title += f", later visits {args.settle:g} s after the offline copy"
             print(f"\n### {title}\n")
             print(report(rows, [*sites, "floor"], args.rounds, count))
+            if args.before:
+                print(share_report(rows))
             print(steps_report(rows, sites), flush=True)
     print("\n".join(shaped_lines))
     return 0
