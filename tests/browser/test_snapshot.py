@@ -562,6 +562,11 @@ class HoldingHandler(build.SiteHandler):
         super().do_GET()
 
 
+#: When the page first painted content (ms from navigation), or null.
+PAINTED_AT = (
+    "() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null"
+)
+READY_AT = "() => performance.getEntriesByName('pyrules:ready')[0].startTime"
 IPAD_SAFARI = (
     "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
     " Version/17.5 Mobile/15E148 Safari/604.1"
@@ -580,18 +585,19 @@ new MutationObserver((changes, observer) => {
 def test_a_later_visit_draws_the_app_once_the_engine_has_restored_python(
     new_app: Any, dist_dir: Path
 ) -> None:
-    """On a later visit in WebKit (an iPad's Safari, told by its user agent) the page's
-    script waits until the engine's worker has restored Python from the runtime and the
+    """On a later visit in WebKit (an iPad's Safari, told by its user agent) the page is
+    neither drawn nor its script run until the engine's worker has the runtime and the
     snapshot (WebKit relays both through the page's thread), 1.5 s at most: with the kept
-    snapshot gone and the site's copy held back, the forms come after that wait, the engine
-    once the copy comes; then everything works. (tests/engines runs the real WebKit's later
-    visits.)"""
+    snapshot gone and the site's copy held back, nothing is painted and the forms come only
+    after that wait, the engine once the copy comes; then everything works. A first visit is
+    drawn at once. (tests/engines runs the real WebKit's later visits.)"""
     handler = type("Handler", (HoldingHandler,), {
         "hold": threading.Event(), "release": threading.Event()})
     with served(dist_dir, handler) as url:
         app = new_app(url, service_workers="allow", user_agent=IPAD_SAFARI)
         try:
             app.open()
+            assert app.page.evaluate(PAINTED_AT) < app.page.evaluate(READY_AT)
             app.page.wait_for_selector('#pwa-status[data-ready="true"]', state="attached")
             app.page.wait_for_function(STORED)
             # A planted fault: the kept raw snapshot is gone, so the next start fetches the
@@ -606,6 +612,9 @@ def test_a_later_visit_draws_the_app_once_the_engine_has_restored_python(
             app.page.wait_for_selector(".side-form[data-system] input")
             formed = app.page.evaluate("() => window.__formsAt")
             assert formed >= 1500, f"forms drawn at {formed:.0f} ms, the engine's files held"
+            app.page.wait_for_function(f"() => ({PAINTED_AT})() !== null")
+            painted = app.page.evaluate(PAINTED_AT)
+            assert painted >= 1500, f"first painted at {painted:.0f} ms, the engine's files held"
             assert not app.page.evaluate(
                 "() => performance.getEntriesByName('pyrules:ready').length > 0"
             )

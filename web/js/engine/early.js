@@ -6,15 +6,46 @@
 // there, its downloads behind the page's own work.
 //
 // It starts js/engine/worker.js and keeps what the worker says until the page's Engine
-// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url, restored}, restored a promise
-// resolved once the worker has restored Python from the snapshot (its "python" step), or
-// is ready, or failed (js/app/start.js waits for it on a later visit). Then it sets
-// <html lang> to the language the page will start in (lib/lang-choice.js, the rule i18n.js
-// follows): the first style is then the page's last, where a change of it once main.js ran
-// had the browser style the whole page again (90-190 ms of WebKitGTK's main thread, which
-// relays the worker's downloads). Nothing else, and nothing that can throw past a try. The
-// build makes it a classic script with its one import inlined (buildtools/bundle.py).
+// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url, restored, held}.
+// restored: a promise resolved at the worker's "python" step (the runtime's files are in:
+// downloads.js; or Python is restored), or once it is ready, or failed.
+// held: a promise resolved when the page may draw itself (js/app/start.js imports main.js
+// then). At once, except on a later visit in WebKit (Safari, every browser of an iPad,
+// WebKitGTK; told by its user agent; the offline copy in control): there it waits for
+// restored, HOLD_MS at most, and meanwhile <html data-hold> keeps the body undisplayed
+// (base.css), so that the page is not styled, laid out and painted while the worker's
+// files come in through the page's thread; it is drawn while the worker compiles the wasm
+// and restores the heap, which need none of it (docs/performance.md, issue 40).
+// Then it sets <html lang> to the language the page will start in (lib/lang-choice.js, the
+// rule i18n.js follows): the first style is then the page's last, where a change of it once
+// main.js ran had the browser style the whole page again (90-190 ms of WebKitGTK's main
+// thread, which relays the worker's downloads). Nothing else, and nothing that can throw
+// past a try. The build makes it a classic script with its one import inlined
+// (buildtools/bundle.py).
 import { LANG_KEY, startLang } from "../lib/lang-choice.js";
+
+var HOLD_MS = 1500;
+
+/** Whether this is a later visit in WebKit (see above): the page is then held. */
+function holding() {
+  var agent = String(navigator.userAgent || "");
+  var webkit = /AppleWebKit\//.test(agent) && !/(Chrome|Chromium|Edg)\//.test(agent);
+  return webkit && Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
+}
+
+/** The promise `held` (see above); <html data-hold> set until it resolves. */
+function hold(restored) {
+  try {
+    if (!holding()) return Promise.resolve();
+    var root = document.documentElement;
+    root.setAttribute("data-hold", "");
+    return Promise.race([restored, new Promise(function (resolve) { setTimeout(resolve, HOLD_MS); })]).then(function () {
+      root.removeAttribute("data-hold");
+    });
+  } catch (error) {
+    return Promise.resolve(); // the page is drawn at once
+  }
+}
 
 (function () {
   if (typeof Worker === "undefined") return;
@@ -39,7 +70,7 @@ import { LANG_KEY, startLang } from "../lib/lang-choice.js";
       queue.push({ kind: "error", message: "message error" });
       settle();
     };
-    self.pyrulesEarly = { worker: worker, queue: queue, url: url, restored: restored };
+    self.pyrulesEarly = { worker: worker, queue: queue, url: url, restored: restored, held: hold(restored) };
   } catch (error) {
     self.pyrulesEarly = null; // Engine.start() tries again and reports the failure
   }
