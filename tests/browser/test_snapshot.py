@@ -582,12 +582,12 @@ new MutationObserver((changes, observer) => {
 """
 
 
-def test_a_later_visit_draws_the_app_once_the_engine_has_restored_python(
+def test_a_later_visit_draws_the_page_once_the_engine_has_its_files(
     new_app: Any, dist_dir: Path
 ) -> None:
     """On a later visit in WebKit (an iPad's Safari, told by its user agent) the page is
-    neither drawn nor its script run until the engine's worker has the runtime and the
-    snapshot (WebKit relays both through the page's thread), 1.5 s at most: with the kept
+    neither drawn nor its script run until the engine's worker has the runtime's wasm and
+    the snapshot (WebKit relays both through the page's thread), 1.5 s at most: with the kept
     snapshot gone and the site's copy held back, nothing is painted and the forms come only
     after that wait, the engine once the copy comes; then everything works. A first visit is
     drawn at once. (tests/engines runs the real WebKit's later visits.)"""

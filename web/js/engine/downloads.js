@@ -96,6 +96,9 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
     },
     snapshotStored() {
       files = files.filter((file) => file !== SNAPSHOT);
+      // The wasm may be in already (it was waiting for the snapshot's download to be
+      // counted): the runtime's files are in now.
+      if (!bytes.over && files.every((file) => bytes.done.has(file))) progress("python");
     },
     over() {
       bytes.over = true;

@@ -6,13 +6,13 @@
 // there, its downloads behind the page's own work.
 //
 // It starts js/engine/worker.js and keeps what the worker says until the page's Engine
-// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url, restored, held}.
-// restored: a promise resolved at the worker's "python" step (the runtime's files are in:
-// downloads.js; or Python is restored), or once it is ready, or failed.
-// held: a promise resolved when the page may draw itself (js/app/start.js imports main.js
-// then). At once, except on a later visit in WebKit (Safari, every browser of an iPad,
-// WebKitGTK; told by its user agent; the offline copy in control): there it waits for
-// restored, HOLD_MS at most, and meanwhile <html data-hold> keeps the body undisplayed
+// (engine.js) adopts it: self.pyrulesEarly = {worker, queue, url, held}, held a promise
+// resolved when the page may draw itself (js/app/start.js imports main.js then). At once,
+// except on a later visit in WebKit (Safari, every browser of an iPad, WebKitGTK; told by
+// its user agent; the offline copy in control): there it waits until the worker has its
+// files (its first "python" step: the runtime's wasm and the snapshot are in, downloads.js;
+// else once Python is restored, or the engine is ready or failed), HOLD_MS at most, and
+// meanwhile <html data-hold> keeps the body undisplayed
 // (base.css), so that the page is not styled, laid out and painted while the worker's
 // files come in through the page's thread; it is drawn while the worker compiles the wasm
 // and restores the heap, which need none of it (docs/performance.md, issue 40).
@@ -34,12 +34,12 @@ function holding() {
 }
 
 /** The promise `held` (see above); <html data-hold> set until it resolves. */
-function hold(restored) {
+function hold(filesIn) {
   try {
     if (!holding()) return Promise.resolve();
     var root = document.documentElement;
     root.setAttribute("data-hold", "");
-    return Promise.race([restored, new Promise(function (resolve) { setTimeout(resolve, HOLD_MS); })]).then(function () {
+    return Promise.race([filesIn, new Promise(function (resolve) { setTimeout(resolve, HOLD_MS); })]).then(function () {
       root.removeAttribute("data-hold");
     });
   } catch (error) {
@@ -54,11 +54,11 @@ function hold(restored) {
     var worker = new Worker(url, { type: "module" });
     var queue = [];
     var settle;
-    var restored = new Promise(function (resolve) { settle = resolve; });
+    var filesIn = new Promise(function (resolve) { settle = resolve; });
     worker.onmessage = function (event) {
       var data = event.data || {};
       queue.push({ kind: "message", data: event.data });
-      // Python is restored ("python", just before ready), or the engine is done either way.
+      // The worker has its files ("python"), or the engine is done either way.
       if ((data.type === "progress" && data.step === "python") || data.type === "ready" || data.type === "error") settle();
     };
     worker.onerror = function (event) {
@@ -70,7 +70,7 @@ function hold(restored) {
       queue.push({ kind: "error", message: "message error" });
       settle();
     };
-    self.pyrulesEarly = { worker: worker, queue: queue, url: url, restored: restored, held: hold(restored) };
+    self.pyrulesEarly = { worker: worker, queue: queue, url: url, held: hold(filesIn) };
   } catch (error) {
     self.pyrulesEarly = null; // Engine.start() tries again and reports the failure
   }
