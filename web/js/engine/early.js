@@ -12,10 +12,10 @@
 // its user agent; the offline copy in control): there it waits until the worker has its
 // files (its first "python" step: the runtime's wasm and the snapshot are in, downloads.js;
 // else once Python is restored, or the engine is ready or failed), HOLD_MS at most, and
-// meanwhile <html data-hold> keeps the body undisplayed
-// (base.css), so that the page is not styled, laid out and painted while the worker's
-// files come in through the page's thread; it is drawn while the worker compiles the wasm
-// and restores the heap, which need none of it (docs/performance.md, issue 40).
+// meanwhile <html data-hold> keeps the body undisplayed (base.css): the page is not styled,
+// laid out and painted while the worker's files come in through the page's thread, but
+// while the worker compiles the wasm and restores the heap, which need none of it
+// (docs/performance.md, issue 40).
 // Then it sets <html lang> to the language the page will start in (lib/lang-choice.js, the
 // rule i18n.js follows): the first style is then the page's last, where a change of it once
 // main.js ran had the browser style the whole page again (90-190 ms of WebKitGTK's main
