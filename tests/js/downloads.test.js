@@ -8,7 +8,7 @@ import test from "node:test";
 const WASM = "https://x/pyodide/pyodide.asm.wasm";
 const SNAPSHOT = "https://x/engine/snapshot.bin.gz";
 
-/** watchDownloads over a fake fetch answering `size` bytes for any URL; the steps told. */
+/** watchDownloads over a fake fetch answering 1000 bytes for any URL; the steps told. */
 async function watched() {
   globalThis.self ??= globalThis;
   self.fetch = async () => new Response(new Uint8Array(1000), { headers: { "Content-Length": "1000" } });

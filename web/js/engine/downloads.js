@@ -51,6 +51,11 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
   const bytes = { loaded: 0, total: 0, seen: new Set(), done: new Set(), lastPost: 0, over: false };
   const early = new Map();
   const counting = () => files.every((file) => bytes.seen.has(file));
+  // The runtime's files are all in (the last byte of each counted one): what remains is
+  // restoring (or starting) Python. Told once the last comes, whichever it is.
+  const tellIfAllIn = () => {
+    if (!bytes.over && files.every((file) => bytes.done.has(file))) progress("python");
+  };
 
   async function countBytes(name, copy) {
     // Byte counts are only told once both sizes are known, so the bar never goes back.
@@ -70,7 +75,7 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
     }
     bytes.done.add(name);
     if (DOWNLOADED[name]) lap(DOWNLOADED[name]);
-    if (!bytes.over && files.every((file) => bytes.done.has(file))) progress("python");
+    tellIfAllIn();
   }
 
   const originalFetch = self.fetch.bind(self);
@@ -96,9 +101,7 @@ export function watchDownloads({ pyodideDir, progress, lap }) {
     },
     snapshotStored() {
       files = files.filter((file) => file !== SNAPSHOT);
-      // The wasm may be in already (it was waiting for the snapshot's download to be
-      // counted): the runtime's files are in now.
-      if (!bytes.over && files.every((file) => bytes.done.has(file))) progress("python");
+      tellIfAllIn(); // the wasm may be in already: it waited for the snapshot's download
     },
     over() {
       bytes.over = true;
