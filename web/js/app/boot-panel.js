@@ -3,6 +3,7 @@
 
 import { setProgress } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { formatDecimal } from "../lib/numbers.js";
 import "../ui/strings.js";
 
 export const BOOT_STEPS = ["runtime", "python", "micropip", "pyrules", "ready"];
@@ -52,9 +53,7 @@ export class BootPanel {
     for (const item of $("boot-steps").children) item.dataset.state = stepState(step, item.dataset.step);
     let text = `${t(`boot.step.${step}`)}…`;
     if (step === "runtime" && total > 0) {
-      // Not Intl.NumberFormat: the first one a page builds costs ~30 ms of the main thread,
-      // and the page is starting. One decimal, with the decimal sign of the language.
-      const mb = (n) => (n / 1e6).toFixed(1).replace(".", t("number.decimal"));
+      const mb = (n) => formatDecimal(n / 1e6, { min: 1, max: 1 }); // no Intl while starting (lib/numbers.js)
       text += ` ${t("boot.megabytes", { loaded: mb(loaded), total: mb(total) })}`;
     }
     $("boot-text").textContent = step === "ready" ? t("boot.ready") : text;

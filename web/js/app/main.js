@@ -11,7 +11,6 @@ import { History } from "../history/history.js";
 import { Briefs } from "../widgets/briefs.js";
 import { applyStatic, lang, t } from "../lib/i18n.js";
 import { Notices } from "../ui/notices.js";
-import { formatPercent } from "../widgets/odds/odds.js";
 import { drawQR } from "../ui/qr.js";
 import { linkOf, PREFIX, shareEntry } from "../roll/replay.js";
 import { preload3dSoon, testHooks as stageHooks } from "../stage/stage.js";
@@ -211,10 +210,10 @@ function renderPlayView(force = true) {
 
 // ---------------------------------------------------------------------------- start
 
-// The page starts in three tasks, none over 50 ms on a slow machine: the static text, the
-// events and the screen; the forms; the odds' number format (a page's first
-// Intl.NumberFormat loads locale data, 20–30 ms: while the engine starts, not in the odds'
-// first drawing at ready). Each step runs guarded: a throw while drawing means the safe start.
+// The page starts in two tasks, none over 50 ms on a slow machine: the static text, the
+// events and the screen; the forms. Nothing it writes at start builds an Intl object (the
+// first costs 20–40 ms: lib/numbers.js). Each step runs guarded: a throw while drawing means
+// the safe start.
 async function startPage() {
   applyStatic(document);
   updateLangButtons();
@@ -228,8 +227,6 @@ async function startPage() {
   else history.render();
   forms.applyMode();
   saved.render();
-  await nextTask();
-  formatPercent(0.5);
 }
 
 async function init() {

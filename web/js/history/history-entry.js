@@ -8,7 +8,7 @@
 
 import { h } from "../lib/dom.js";
 import { formatSigned, formatTime, pick, t } from "../lib/i18n.js";
-import { formatPercent } from "../widgets/odds/odds.js";
+import { formatPercent } from "../lib/numbers.js";
 import { entryHeadline } from "../widgets/entry.js";
 import { diceDot } from "../widgets/dice-dot.js";
 import { tierBadge } from "../widgets/result.js"; // also adds "result.gap"

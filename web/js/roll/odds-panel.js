@@ -3,8 +3,9 @@
 // slow; the last charts kept, dimmed, while a side's fields are not valid.
 
 import { debounce, h } from "../lib/dom.js";
-import { formatNumber, lang, t } from "../lib/i18n.js";
-import { formatPercent, oddsChart, versusChart } from "../widgets/odds/odds.js";
+import { lang, t } from "../lib/i18n.js";
+import { formatDecimal, formatPercent } from "../lib/numbers.js";
+import { oddsChart, versusChart } from "../widgets/odds/odds.js";
 import { sidesOf } from "./state.js";
 import "../widgets/strings.js";
 
@@ -253,7 +254,7 @@ export function rollBarState(lastOdds, formError = false) {
 export function updateRollBar(lastOdds, formError = false) {
   const node = chanceNode();
   const { key, p, mean, stale } = rollBarState(lastOdds, formError);
-  const text = mean !== undefined ? t(key, { mean: formatNumber(mean, { maximumFractionDigits: 2 }) }) : key ? t(key, { p: formatPercent(p) }) : "";
+  const text = mean !== undefined ? t(key, { mean: formatDecimal(mean, { max: 2 }) }) : key ? t(key, { p: formatPercent(p) }) : "";
   node.textContent = text;
   node.hidden = !key;
   node.classList.toggle("is-stale", stale);

@@ -7,7 +7,7 @@
 
 import { h } from "../../lib/dom.js";
 import { addStrings, formatNumber, pick, t } from "../../lib/i18n.js";
-import { formatPercent } from "./odds.js";
+import { formatPercent } from "../../lib/numbers.js";
 import { outcomeIcon, outcomeInfo, paint } from "../outcomes.js";
 import "./strings.js";
 

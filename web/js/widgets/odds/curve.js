@@ -9,7 +9,7 @@
 
 import { h, s } from "../../lib/dom.js";
 import { formatNumber, pick, t } from "../../lib/i18n.js";
-import { formatPercent } from "./odds.js";
+import { formatPercent } from "../../lib/numbers.js";
 import { outcomeInfo, paint } from "../outcomes.js";
 import "./strings.js";
 

@@ -3,18 +3,11 @@
 // in data-exact.
 
 import { h } from "../../lib/dom.js";
-import { formatNumber, t } from "../../lib/i18n.js";
+import { t } from "../../lib/i18n.js";
+import { formatPercent } from "../../lib/numbers.js";
 import { outcomeIcon, outcomeInfo, paint } from "../outcomes.js";
 import { totalsChart } from "./totals.js";
 import "./strings.js";
-
-/** "16,7 %"; tiny non-zero chances read "< 0,1 %", near-certain ones "> 99,9 %". */
-export function formatPercent(p) {
-  const options = { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 };
-  if (p > 0 && p < 0.0005) return `< ${formatNumber(0.001, options)}`;
-  if (p < 1 && p >= 0.9995) return `> ${formatNumber(0.999, options)}`;
-  return formatNumber(p, options);
-}
 
 function fractionValue(text) {
   const [num, den] = String(text).split("/");

@@ -8,6 +8,7 @@
 
 import { h } from "../../lib/dom.js";
 import { formatNumber, t } from "../../lib/i18n.js";
+import { formatDecimal, formatPercent } from "../../lib/numbers.js";
 import "./strings.js";
 
 // Bars drawn one by one up to this many totals; beyond, the chart stays (thin bars) and the
@@ -20,13 +21,6 @@ export const BARS_MAX = 120;
 function value(text) {
   const [num, den] = String(text).split("/");
   return Number(num) / (den === undefined ? 1 : Number(den));
-}
-
-function percent(p) {
-  const options = { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 };
-  if (p > 0 && p < 0.0005) return `< ${formatNumber(0.001, options)}`;
-  if (p < 1 && p >= 0.9995) return `> ${formatNumber(0.999, options)}`;
-  return formatNumber(p, options);
 }
 
 /** What an estimate's note says: its method and the bound of its error (docs/rules.md §5). */
@@ -63,7 +57,7 @@ export function totalsChart(system, odds, title) {
   const high = rows[rows.length - 1].total;
   // An estimate leaves out the totals whose chance rounds to 0: its own range is said.
   const range = estimate ? { low: estimate.low, high: estimate.high } : { low, high };
-  const mean = formatNumber(odds.mean_value, { maximumFractionDigits: 2 });
+  const mean = formatDecimal(odds.mean_value, { max: 2 });
   chart.append(
     h(
       "p",
@@ -85,7 +79,7 @@ export function totalsChart(system, odds, title) {
   for (const bar of bars) {
     const totals = bar.last === bar.total ? String(bar.total) : `${bar.total}–${bar.last}`;
     // An exact chance shows its fraction; an estimate only its rounded percent, « environ ».
-    const shown = estimate || bar.exact === null ? about(percent(bar.p)) : bar.exact;
+    const shown = estimate || bar.exact === null ? about(formatPercent(bar.p)) : bar.exact;
     const data = { total: bar.total, ...(bar.last !== bar.total ? { last: bar.last } : {}), ...(estimate || bar.exact === null ? {} : { exact: bar.exact }) };
     const node = h("span", { class: "totals-bar", title: `${totals} — ${shown}`, dataset: data });
     node.style.height = `${((bar.p / peak) * 100).toFixed(2)}%`;
@@ -103,8 +97,8 @@ export function totalsChart(system, odds, title) {
         "tr",
         { dataset: { total: row.total, ...(estimate ? {} : { exact: row.exact }) } },
         h("th", { scope: "row", text: String(row.total) }),
-        h("td", { ...(estimate ? {} : { title: row.exact }), text: about(percent(row.p)) }),
-        h("td", { text: about(percent(Math.max(0, above))) }),
+        h("td", { ...(estimate ? {} : { title: row.exact }), text: about(formatPercent(row.p)) }),
+        h("td", { text: about(formatPercent(Math.max(0, above))) }),
       ),
     );
     above -= row.p;
