@@ -43,20 +43,29 @@ EARLY_TAG = '<script src="js/engine/early.js"></script>'
 HELPER = "js/engine/bench-variant.js"
 
 #: The marks engine.js and main.js set, set from the worker's messages (static, engine-only),
-#: and the app's `window.pyrules.ready`, which pwa.js waits for before it looks at the
-#: offline copy (as it does beside the app).
+#: the app's `window.pyrules.ready`, which pwa.js waits for before it looks at the
+#: offline copy (as it does beside the app), and the hint engine.js writes once the raw
+#: snapshot is stored (lib/kept-snapshot.js: without it the next start would not read it).
 MARKS_SCRIPT = """(function () {
   var early = self.pyrulesEarly;
   if (!early) return;
   var settle;
+  var build = null;
   window.pyrules = { ready: new Promise(function (resolve) { settle = resolve; }) };
   early.worker.addEventListener("message", function (event) {
     var data = event.data || {};
     if (data.type === "boot") performance.mark("pyrules:boot:" + data.path, { detail: data });
-    if (data.type === "ready") performance.mark("pyrules:ready");
+    if (data.type === "ready") {
+      build = data.build;
+      performance.mark("pyrules:ready");
+    }
     if (data.type === "ready" || data.type === "error") settle();
     if (data.type === "snapshot") {
       performance.mark("pyrules:snapshot:" + (data.stored ? "stored" : "not-stored"));
+      try {
+        if (data.stored) localStorage.setItem("pyrules:engine-kept", JSON.stringify(build));
+        else localStorage.removeItem("pyrules:engine-kept");
+      } catch (error) {}
     }
   });
 })();

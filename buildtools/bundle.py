@@ -11,8 +11,8 @@
   imports one more round trip. index.html gets its French static text written in
   (fill_static) and a modulepreload of main.js and of each chunk it imports. js/engine/early.js (the
   classic script that starts the worker from index.html's head and sets its language) is
-  built on its own, an IIFE with lib/lang-choice.js inlined (early_bundle); the vendored
-  libraries stay in dist/vendor/.
+  built on its own, an IIFE with lib/lang-choice.js and lib/kept-snapshot.js inlined
+  (early_bundle); the vendored libraries stay in dist/vendor/.
 - The engine worker (WORKER_ENTRY): web/js/engine/worker.js and what it imports, one file,
   so a starting worker asks for no second script before the runtime and the snapshot.
 
@@ -237,7 +237,7 @@ def bundled_by_page(rel: str) -> bool:
 
 def early_bundle(web: Path = WEB) -> bytes:
     """EARLY_FILE as index.html's head runs it: a classic script (an IIFE) with what it
-    imports (lib/lang-choice.js) inlined, minified."""
+    imports (lib/lang-choice.js, lib/kept-snapshot.js) inlined, minified."""
     ensure_esbuild()
     entry = web / EARLY_FILE
     sources = sorted([entry, *(web / "js" / "lib").glob("*.js")])

@@ -444,14 +444,17 @@ def test_the_raw_snapshot_is_kept_and_tied_to_its_build(
         assert not [u for u in app.requests if u.endswith(build.SNAPSHOT_FILE)]
         app.roll_matches("pool", {}, seed=11)
 
-        # Version 2 is published; version 1's copy is planted under version 2's cache name.
+        # Version 2 is published; version 1's copy is planted under version 2's cache name,
+        # and the device's hint names version 2 (else the worker would not even look).
         app.page.evaluate(
-            """async ([from, to]) => {
+            """async ([from, to, build]) => {
               const key = new URL("engine/snapshot.raw", location.href).href;
               const hit = await (await caches.open(from)).match(key);
               await (await caches.open(to)).put(key, hit);
+              localStorage.setItem("pyrules:engine-kept", JSON.stringify(build));
             }""",
-            [f"pyrules-engine:/app/:{info1['build']}", f"pyrules-engine:/app/:{info2['build']}"],
+            [f"pyrules-engine:/app/:{info1['build']}", f"pyrules-engine:/app/:{info2['build']}",
+             info2["build"]],
         )
         link = root / "app.new"
         link.symlink_to(tmp_path / "v2", target_is_directory=True)
@@ -470,6 +473,70 @@ def test_the_raw_snapshot_is_kept_and_tied_to_its_build(
             "bytes": info2["snapshot"]["packed"],
         }]
         app.roll_matches("pool", {}, seed=12)
+        app.check_clean()
+        app.context.close()
+
+
+KEPT = "() => localStorage.getItem('pyrules:engine-kept')"
+SET_KEPT = """(text) => text === null ? localStorage.removeItem("pyrules:engine-kept")
+                                   : localStorage.setItem("pyrules:engine-kept", text)"""
+
+
+class FailingHandler(build.SiteHandler):
+    """The site's handler; while `fail` is set, the gzipped snapshot cannot be had (503), as
+    offline, where the offline copy does not hold it."""
+
+    quiet = True
+    fail: ClassVar[threading.Event] = threading.Event()
+
+    def do_GET(self) -> None:
+        if self.path.endswith(build.SNAPSHOT_FILE) and self.fail.is_set():
+            self.send_error(503)
+            return
+        super().do_GET()
+
+
+def test_the_worker_looks_for_its_raw_copy_only_when_the_device_says_it_keeps_one(
+    new_app: Any, dist_dir: Path
+) -> None:
+    """A start that stored the raw copy leaves a hint naming its build; the next start reads
+    the copy. Without the hint (a first visit, a cleared storage), or with one that names no
+    build, the worker asks for the site's file at once and does not look in Cache Storage,
+    even with the copy there; the hint is written again once the copy is stored again. When
+    the site's file cannot be had (offline), the copy is used all the same."""
+    build_id = json.loads((dist_dir / "version.json").read_text())["build"]
+    handler = type("Handler", (FailingHandler,), {"fail": threading.Event()})
+    with served(dist_dir, handler) as url:
+        app = new_app(url, service_workers="block")
+        app.open()
+        assert boot_mark(app)["detail"]["source"] == "network"
+        app.page.wait_for_function(STORED)
+        assert json.loads(app.page.evaluate(KEPT)) == build_id
+        app.reload()
+        assert boot_mark(app)["detail"]["source"] == "cache"
+
+        for planted in (None, "{not json", json.dumps(["a", "list"])):
+            copies = app.page.evaluate(RAW_COPIES)
+            assert [c["name"] for c in copies] == [f"pyrules-engine:/:{build_id}"]
+            app.page.evaluate(SET_KEPT, planted)
+            app.requests.clear()
+            app.reload()
+            found = boot_mark(app)
+            assert found["name"] == "pyrules:boot:snapshot", planted
+            assert found["detail"]["source"] == "network", planted
+            assert found["detail"]["cachedProblem"] is None
+            assert [u for u in app.requests if u.endswith(build.SNAPSHOT_FILE)], planted
+            app.roll_matches("pool", {}, seed=21)
+            app.page.wait_for_function(STORED)
+            assert json.loads(app.page.evaluate(KEPT)) == build_id
+
+        # No hint, and the site's file cannot be had: the copy kept is read after all.
+        app.page.evaluate(SET_KEPT, None)
+        handler.fail.set()
+        app.reload()
+        found = boot_mark(app)
+        assert (found["name"], found["detail"]["source"]) == ("pyrules:boot:snapshot", "cache")
+        app.roll_matches("pool", {}, seed=22)
         app.check_clean()
         app.context.close()
 

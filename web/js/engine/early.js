@@ -16,12 +16,14 @@
 // laid out and painted while the worker's files come in through the page's thread, but
 // while the worker compiles the wasm and restores the heap, which need none of it
 // (docs/performance.md, issue 40).
-// Then it sets <html lang> to the language the page will start in (lib/lang-choice.js, the
+// It tells the worker which build's raw snapshot this device keeps, if any (its first
+// message; lib/kept-snapshot.js). Then it sets <html lang> to the language the page will start in (lib/lang-choice.js, the
 // rule i18n.js follows): the first style is then the page's last, where a change of it once
 // main.js ran had the browser style the whole page again (90-190 ms of WebKitGTK's main
 // thread, which relays the worker's downloads). Nothing else, and nothing that can throw
 // past a try. The build makes it a classic script with its one import inlined
 // (buildtools/bundle.py).
+import { KEPT_KEY, keptBuild } from "../lib/kept-snapshot.js";
 import { LANG_KEY, startLang } from "../lib/lang-choice.js";
 
 var HOLD_MS = 1500;
@@ -51,7 +53,8 @@ function hold(filesIn) {
   if (typeof Worker === "undefined") return;
   try {
     var url = new URL("worker.js", document.currentScript.src).href;
-    var worker = new Worker(url, { type: "module" });
+    // "#hint": this worker waits for the message below before it looks for a raw snapshot.
+    var worker = new Worker(url + "#hint", { type: "module" });
     var queue = [];
     var settle;
     var filesIn = new Promise(function (resolve) { settle = resolve; });
@@ -70,6 +73,15 @@ function hold(filesIn) {
       queue.push({ kind: "error", message: "message error" });
       settle();
     };
+    // Which build's raw snapshot this device keeps (lib/kept-snapshot.js): read after the
+    // worker is made (a page's first read of localStorage can take tens of ms), told at once.
+    var kept = null;
+    try {
+      kept = keptBuild(localStorage.getItem(KEPT_KEY));
+    } catch (error) {
+      kept = null; // storage switched off: none kept that this page could name
+    }
+    worker.postMessage({ type: "hint", kept: kept });
     self.pyrulesEarly = { worker: worker, queue: queue, url: url, held: hold(filesIn) };
   } catch (error) {
     self.pyrulesEarly = null; // Engine.start() tries again and reports the failure

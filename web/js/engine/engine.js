@@ -37,6 +37,8 @@
 //   info()               {state, restarts, pending, callMs}
 
 import { prepare } from "./guard.js";
+import { KEPT_KEY } from "../lib/kept-snapshot.js";
+import { writeHint } from "../lib/storage.js";
 
 const STALL_MS = 90000; // no word from a booting worker for this long counts as a failure
 const CALL_MS = 20000; // no answer for this long while calls are pending: the worker is hung
@@ -328,6 +330,8 @@ export class Engine extends EventTarget {
       // The raw snapshot was stored for the next start (or could not be: reason); began: when
       // the worker began storing (its clock, as the boot mark's timings).
       performance.mark(`pyrules:snapshot:${data.stored ? "stored" : "not-stored"}`, { detail: { reason: data.reason || null, began: data.began ?? null } });
+      // The next start's hint (early.js): which build's raw copy this device keeps.
+      writeHint(KEPT_KEY, data.stored && typeof this.info?.build === "string" ? this.info.build : null);
     } else if (data.type === "error") {
       this.fail(data.step, data.message);
     }

@@ -3,6 +3,8 @@
 // Boots Pyodide from this site's own copy (../pyodide/) with the pyrules wheel named by
 // ../version.json installed and pyrules.api imported, then answers {id, request} messages
 // with {id, answer}, where answer is the JSON text returned by pyrules.api.handle(request).
+// Started by early.js, its first message is {type: "hint", kept}: the build whose raw
+// snapshot this device keeps, or null (lib/kept-snapshot.js).
 //
 // Two ways to boot:
 //   snapshot  the memory snapshot made at build time (build.py, tools/snapshot.mjs; named by
@@ -131,25 +133,49 @@ const installPromise = quiet(import("./install.js"));
 // task. Last: in WebKit, opening Cache Storage from a worker holds the worker's thread until
 // the page's main thread is free (0.3–0.4 s while the page starts), and the requests above
 // are then already out.
+// Started by early.js ("#hint" in this worker's URL), the page's first message says which
+// build's raw copy this device keeps (lib/kept-snapshot.js): none for this build, the site's
+// file is asked for at once, with no look into Cache Storage (in WebKit that look holds this
+// thread until the page's main thread is free: about 0.1 s of a first visit). Started by
+// the page itself (engine.js, a restart), no hint: it looks.
+let tellKept = null;
+const keptPromise = self.location.hash === "#hint" ? new Promise((resolve) => (tellKept = resolve)) : Promise.resolve(undefined);
 let snapshotSource = "network"; // "cache" when the raw copy was used
 let cachedProblem = null; // why a stored raw copy was not used (it is then deleted)
 const snapshotPromise = quiet(BAKED_INFO ? readSnapshot(BAKED_INFO) : infoPromise.then((info) => readSnapshot(info)));
 
 /** The snapshot, {packed, heap} (./snapshot.js): the stored raw copy, else the site's file. */
 async function readSnapshot(info) {
-  const cached = await cachedSnapshot(info).catch((error) => {
+  const kept = await keptPromise;
+  const look = kept === undefined || kept === String(info.build);
+  const cached = look ? await rawCopy(info) : null;
+  if (cached) return fromCache(cached);
+  try {
+    const snapshot = await fetchSnapshot(info, fetchOK);
+    lap("snapshotRead");
+    return snapshot;
+  } catch (error) {
+    // Told none is kept, and the site's file could not be had (offline: it is not in the
+    // offline copy): a copy may be there all the same (the hint lost, Cache Storage not).
+    const copy = look ? null : await rawCopy(info);
+    if (!copy) throw error;
+    return fromCache(copy);
+  }
+}
+
+/** The raw copy stored for this build, or null (why one was refused: cachedProblem). */
+function rawCopy(info) {
+  return cachedSnapshot(info).catch((error) => {
     cachedProblem = message(error);
     return null;
   });
-  if (cached) {
-    snapshotSource = "cache";
-    downloads.snapshotStored();
-    lap("snapshotRead");
-    return cached;
-  }
-  const snapshot = await fetchSnapshot(info, fetchOK);
+}
+
+function fromCache(copy) {
+  snapshotSource = "cache";
+  downloads.snapshotStored();
   lap("snapshotRead");
-  return snapshot;
+  return copy;
 }
 
 /** The heap for loadPyodide(), handed over once: this worker keeps no second copy of it. */
@@ -388,7 +414,12 @@ function answer(request) {
 }
 
 self.onmessage = async (event) => {
-  const { id, request } = event.data || {};
+  const { id, request, type, kept } = event.data || {};
+  if (type === "hint" && tellKept) {
+    tellKept(typeof kept === "string" ? kept : null); // anything else names no build
+    tellKept = null;
+    return;
+  }
   if (id === undefined) {
     return;
   }

@@ -159,6 +159,17 @@ export function writeJSON(key, value, text = undefined) {
   return true;
 }
 
+/** Write a hint whose loss costs only time, not a player's data (lib/kept-snapshot.js):
+ * null removes it; a failure is not reported. */
+export function writeHint(key, value) {
+  try {
+    if (value === null) local()?.removeItem(key);
+    else local()?.setItem(key, JSON.stringify(value));
+  } catch {
+    /* the next start looks for what the hint would have named, or downloads it */
+  }
+}
+
 export function removeKey(key) {
   try {
     local()?.removeItem(key);
