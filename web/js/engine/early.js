@@ -17,12 +17,12 @@
 // while the worker compiles the wasm and restores the heap, which need none of it
 // (docs/performance.md, issue 40).
 // It tells the worker which build's raw snapshot this device keeps, if any (its first
-// message; lib/kept-snapshot.js). Then it sets <html lang> to the language the page will start in (lib/lang-choice.js, the
-// rule i18n.js follows): the first style is then the page's last, where a change of it once
-// main.js ran had the browser style the whole page again (90-190 ms of WebKitGTK's main
-// thread, which relays the worker's downloads). Nothing else, and nothing that can throw
-// past a try. The build makes it a classic script with its one import inlined
-// (buildtools/bundle.py).
+// message; lib/kept-snapshot.js). Then it sets <html lang> to the language the page will
+// start in (lib/lang-choice.js, the rule i18n.js follows): the first style is then the
+// page's last, where a change of it once main.js ran had the browser style the whole page
+// again (90-190 ms of WebKitGTK's main thread, which relays the worker's downloads).
+// Nothing else, and nothing that can throw past a try. The build makes it a classic script
+// with its two imports inlined (buildtools/bundle.py).
 import { KEPT_KEY, keptBuild } from "../lib/kept-snapshot.js";
 import { LANG_KEY, startLang } from "../lib/lang-choice.js";
 
