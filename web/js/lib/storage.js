@@ -162,9 +162,12 @@ export function writeJSON(key, value, text = undefined) {
 /** Write a hint whose loss costs only time, not a player's data (lib/kept-snapshot.js):
  * null removes it; a failure is not reported. */
 export function writeHint(key, value) {
+  if (value === null) {
+    removeKey(key);
+    return;
+  }
   try {
-    if (value === null) local()?.removeItem(key);
-    else local()?.setItem(key, JSON.stringify(value));
+    local()?.setItem(key, JSON.stringify(value));
   } catch {
     /* the next start looks for what the hint would have named, or downloads it */
   }
