@@ -156,10 +156,12 @@ def test_a_tampered_roll_is_shown_not_verified_with_what_differed(
     differed = item.locator(".history-diff li").all_inner_texts()
     assert any(d.startswith("result.margin") for d in differed), differed
     assert next_entry(two, before_two, "p1")["verified"] is False
-    # The next roll, untouched, is verified again.
-    before = count(host)
+    # The next roll, untouched, is verified again, by the GM and by the other player (whose
+    # check ends after the GM's: its entry is waited for before the next count is taken).
+    before, before_two = count(host), count(two)
     one.roll()
     assert next_entry(host, before, "p1")["verified"] is True
+    assert next_entry(two, before_two, "p1")["verified"] is True
     # An honest roll the GM's device alters on its way: the other player's own engine says so.
     before, before_two = count(host), count(two)
     host.page.evaluate("() => window.pyrules.debug.tamperNextRelay()")
