@@ -69,10 +69,9 @@ export class CurvePanel {
     this.fieldLabel = h("label", { for: "curve-field" });
     this.element = h("details", { class: "gm-tool curve-panel", id: "curve-panel", open: Boolean(ui.open) },
       this.summary, this.hint, h("div", { class: "gm-row" }, this.fieldLabel, this.select), this.message, this.body);
-    this.single = false; // one field only can vary: the select shows it, disabled while open
     this.element.addEventListener("toggle", () => {
       this.ui.open = this.element.open;
-      this.select.disabled = this.single && this.element.open;
+      this.lockField();
       if (this.element.open && !this.answer) this.compute();
     });
     let width = 0;
@@ -115,14 +114,19 @@ export class CurvePanel {
     this.select.replaceChildren(...sweeps.map((spec) => h("option", { value: spec.field, text: fieldLabel(this.system, spec.field) })));
     const kept = this.ui.field[this.system.id];
     if (sweeps.some((spec) => spec.field === kept)) this.select.value = kept;
-    // Disabled only while the panel is open: in Chromium, a select disabled as it is built
-    // inside a closed <details> kept the page drawing a frame every 16 ms, idle (a page's
-    // idle CPU, and a tablet's battery; tests/browser/test_idle.py).
-    this.single = sweeps.length < 2;
-    this.select.disabled = this.single && this.element.open;
+    this.lockField();
     this.element.hidden = sweeps.length === 0; // a system with nothing to sweep
     this.answer = null;
     this.cursor = null;
+  }
+
+  /**
+   * One field only can vary: its select shows it, disabled, but only while the panel is open.
+   * In Chromium, a select disabled as it was built inside the closed <details> kept the page
+   * drawing a frame every 16 ms, idle (a tablet's battery; tests/browser/test_idle.py).
+   */
+  lockField() {
+    this.select.disabled = this.element.open && this.select.options.length < 2;
   }
 
   showMessage(text) {
