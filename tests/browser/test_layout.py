@@ -314,6 +314,37 @@ def test_the_first_field_shows_on_the_first_screen(
         page.set_viewport_size({"width": 1024, "height": 768})
 
 
+# The chosen system's label lies inside the picker's box, and the picker does scroll (its
+# row is wider than the box), so a picker left at its start would not show it.
+CHOSEN_IN_VIEW = """() => {
+  const box = document.getElementById('systems');
+  const label = box.querySelector('input:checked + label');
+  if (!label || box.scrollWidth <= box.clientWidth) return false;
+  const inner = box.getBoundingClientRect();
+  const rect = label.getBoundingClientRect();
+  return rect.left >= inner.left - 1 && rect.right <= inner.right + 1;
+}"""
+
+
+def test_a_phone_opens_with_the_chosen_system_in_view(app: App) -> None:
+    """Issue 39: a phone's picker is one row that scrolls sideways; the system chosen last is
+    in view when the app opens again (measured at the first frame, not while the page starts:
+    docs/performance.md, tenth session)."""
+    page = app.page
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        last = page.eval_on_selector_all("#systems input", "radios => radios.at(-1).value")
+        app.pick_system(last)
+        app.settle()  # the choice is kept
+        app.reload()
+        assert page.is_checked(f"#system-{last}")
+        page.wait_for_function(CHOSEN_IN_VIEW)
+        assert page.evaluate("() => document.getElementById('systems').scrollLeft") > 0
+    finally:
+        app.pick_system("pool")
+        page.set_viewport_size({"width": 1024, "height": 768})
+
+
 def test_on_a_landscape_tablet_the_roll_bar_leaves_the_result_uncovered(app: App) -> None:
     """Issue 39: two columns, the bar sits under the form's: the result's dice beside it are
     never under the bar once the stage closes."""

@@ -59,6 +59,7 @@ export class SystemPicker {
     this.app = app;
     this.$ = byId;
     this.onPick = onPick;
+    this.frame = 0; // the frame that puts the chosen system in view
   }
 
   build() {
@@ -77,7 +78,15 @@ export class SystemPicker {
       box.append(radio, h("label", { for: id, dataset: { system: system.id } }, h("span", { class: "system-name", text: pickerName(pick(system.name)) })));
     }
     this.$("system-description").textContent = pick(app.currentSystem().description);
-    // A phone's picker scrolls sideways (css/controls.css): the chosen system in view.
+    // Measured at the next frame, when the page is laid out for it anyway: measured here, at
+    // start, the page was laid out once for the picker and again for the forms drawn next.
+    cancelAnimationFrame(this.frame);
+    this.frame = requestAnimationFrame(() => this.showChosen());
+  }
+
+  /** A phone's picker scrolls sideways (css/controls.css): the chosen system in view. */
+  showChosen() {
+    const box = this.$("systems");
     const chosen = box.querySelector("input:checked + label");
     if (chosen && box.scrollWidth > box.clientWidth) box.scrollLeft = Math.max(0, chosen.offsetLeft - box.offsetLeft - 8);
   }
