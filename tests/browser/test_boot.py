@@ -245,6 +245,42 @@ def test_the_worker_starts_before_the_page_s_modules_arrive(new_app: Any, site: 
     app.context.close()
 
 
+def test_an_engine_ready_before_the_page_s_script_runs_is_shown_ready(
+    new_app: Any, site: str
+) -> None:
+    """Issue 40: the page's first drawing (its static text, the boot panel) comes before it
+    handles any of the engine's events, so that it never writes "loading" over "ready". With
+    main.js held back until the early worker is ready (a later visit in WebKit can start so),
+    the page, let through, says the engine is ready and rolls. (A yield before that drawing,
+    tried to shorten the modules' evaluation task, broke this: docs/performance.md.)"""
+    app = new_app(site)
+    page = app.page
+    held: list[Any] = []
+    page.route("**/js/app/main.js", lambda route: held.append(route))
+    page.goto(app.base_url, wait_until="commit")  # (the load event waits for main.js)
+    page.wait_for_function(
+        "() => window.pyrulesEarly?.queue.some((item) => item.data?.type === 'ready')",
+        timeout=60_000,
+    )
+    assert len(held) == 1 and not page.evaluate("() => Boolean(window.pyrules)")
+    held[0].continue_()
+    app.wait_ready()
+    status = page.evaluate(
+        """() => ({
+          header: document.getElementById('engine-status').dataset.state,
+          text: document.getElementById('engine-status-text').textContent,
+          boot: document.getElementById('boot').dataset.state,
+          hint: document.getElementById('roll-hint').hidden,
+        })"""
+    )
+    assert status == {"header": "ready", "text": "Moteur prêt", "boot": "ready", "hint": True}
+    app.set_seed(4)
+    app.pick_system("d100")
+    app.roll()
+    app.check_clean()
+    app.context.close()
+
+
 def _engine_held(new_app: Any, site: str) -> tuple[App, list[Any]]:
     """A first visit with the engine's worker script held back (the routes in `held`), once
     its forms are drawn from the build's description."""
