@@ -111,13 +111,14 @@ TIMEOUT_S = 240
 class Chromium:
     """The tests/engines interface (open, js, wait, relaunch, quit) over Playwright."""
 
-    def __init__(self, playwright: Any, profile: Path) -> None:
+    def __init__(self, playwright: Any, profile: Path, reduced_motion: bool = False) -> None:
         self.context = playwright.chromium.launch_persistent_context(
             str(profile),
             executable_path=build.find_chromium(),
             args=build.CHROMIUM_ARGS,
             headless=True,
             viewport={"width": 1024, "height": 768},
+            reduced_motion="reduce" if reduced_motion else "no-preference",
         )
         self.page = self.context.pages[0] if self.context.pages else self.context.new_page()
 
@@ -139,8 +140,12 @@ class Chromium:
 
 
 @contextmanager
-def engines(names: list[str], tmp: Path) -> Iterator[Callable[[str], Any]]:
-    """make(name) -> a new browser of that engine on a fresh profile (quit by the caller)."""
+def engines(
+    names: list[str], tmp: Path, reduced_motion: bool = False
+) -> Iterator[Callable[[str], Any]]:
+    """make(name) -> a new browser of that engine on a fresh profile (quit by the caller).
+    reduced_motion: the browser says the player asked for less motion (Chromium's emulation,
+    Firefox's ui.prefersReducedMotion, GTK's animations off for WebKitGTK)."""
     from tests.engines import conftest as ec
     from tests.engines.bidi import write_profile
 
@@ -167,9 +172,12 @@ def engines(names: list[str], tmp: Path) -> Iterator[Callable[[str], Any]]:
         profile = tmp / f"{name}-{count}"
         profile.mkdir()
         if name == "chromium":
-            return Chromium(playwright, profile)
+            return Chromium(playwright, profile, reduced_motion)
         if name == "firefox":
             write_profile(profile / "profile")
+            if reduced_motion:
+                with (profile / "profile" / "user.js").open("a", encoding="utf-8") as prefs:
+                    prefs.write('user_pref("ui.prefersReducedMotion", 1);\n')
             return ec.FirefoxEngine(ec.firefox_binary(), profile / "profile")
         driver, browser, _ = ec.webkit_tools()
         (profile / "run").mkdir(mode=0o700)
@@ -179,6 +187,10 @@ def engines(names: list[str], tmp: Path) -> Iterator[Callable[[str], Any]]:
             "XDG_CONFIG_HOME": str(profile / "config"), "XDG_RUNTIME_DIR": str(profile / "run"),
             "LIBGL_ALWAYS_SOFTWARE": "1",
         }
+        if reduced_motion:
+            gtk = profile / "config" / "gtk-3.0"
+            gtk.mkdir(parents=True)
+            (gtk / "settings.ini").write_text("[Settings]\ngtk-enable-animations=0\n")
         return ec.WebKit(driver, browser, env)
 
     try:
