@@ -5,8 +5,8 @@ WebKitGTK and Firefox give no such trace here, so this measures what the player'
 pays: the machine's busy CPU (/proc/stat, all cores, in cores) while a page sits open and
 untouched. For each engine (bench/engines.py's browsers: Debian's Chromium, WebKitGTK under
 xvfb, Firefox ESR) and each site, a fresh profile opens the site, waits for its
-"pyrules:ready" mark, opens it again (a later visit: the offline copy stored, nothing left
-to download), waits for ready and --settle seconds, then reads the CPU over --seconds,
+"pyrules:ready" mark, opens it again (a later visit), waits for ready and --settle seconds
+(the start's work and the offline copy's storing over), then reads the CPU over --seconds,
 twice. Each browser says the player asked for reduced motion (as the suite's pages do): the
 one idle fault found so far (Chromium drawing a frame every 16 ms for a disabled select,
 ninth session) cost 0.05–0.09 cores then, and showed nothing otherwise (the 3D dice's
