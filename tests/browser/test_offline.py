@@ -213,6 +213,24 @@ def launch(playwright_instance: Any, chromium_path: str) -> Iterator[Any]:
             context.close()
 
 
+def page_3d(app: App) -> Any:
+    """What decides the 3D dice's warm-up in the page (for a failed wait): its marks, whether
+    an update waits or the page is leaving, the dice setting, and whether WebGL answers."""
+    return app.page.evaluate(
+        """() => ({
+          marks: performance.getEntriesByType('mark')
+            .map((m) => `${m.name}@${Math.round(m.startTime)}`),
+          now: Math.round(performance.now()),
+          waiting: document.documentElement.hasAttribute('data-update-waiting'),
+          leaving: document.documentElement.hasAttribute('data-leaving'),
+          dice: localStorage.getItem('pyrules:dice'),
+          webgl: Boolean(document.createElement('canvas').getContext('webgl2')
+            || document.createElement('canvas').getContext('webgl')),
+          engine: window.pyrules?.debug?.info?.() ?? null,
+        })"""
+    )
+
+
 def wait_ready_offline(app: App) -> dict[str, Any]:
     """Wait for the service worker to be active and every file cached; returns the state."""
     app.page.wait_for_selector(READY_OFFLINE, timeout=BOOT_TIMEOUT_MS)
@@ -373,10 +391,15 @@ def test_update_banner_switches_build_and_keeps_history(
         # While the new build waits, the 3D dice's own clock (WARM_AFTER_MS after ready) puts
         # them off instead of loading them: they would be loading when the player taps. Unless
         # the banner came after that clock (a slow check for updates): they are loaded then.
-        app.page.wait_for_function(
-            """() => performance.getEntriesByName('pyrules:3d:deferred').length > 0
-                || performance.getEntriesByType('resource').some((r) => /dice3d/.test(r.name))"""
-        )
+        try:
+            app.page.wait_for_function(
+                """() => performance.getEntriesByName('pyrules:3d:deferred').length > 0
+                    || performance.getEntriesByType('resource')
+                        .some((r) => /dice3d/.test(r.name))"""
+            )
+        except Exception as error:  # seen once in a full run: say what the page was in
+            state = page_3d(app)
+            raise AssertionError(f"the 3D dice neither deferred nor loaded: {state}") from error
         late = app.page.evaluate(
             """() => {
               const since = performance.getEntriesByName('pyrules:update:waiting')[0].startTime;
