@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import boot  # noqa: E402  (bench/boot.py: cpu_busy)
 import engines  # noqa: E402  (bench/engines.py: the browsers)
 
 import build  # noqa: E402
@@ -41,19 +42,13 @@ READY = "performance.getEntriesByName('pyrules:ready').length > 0"
 LESS_MOTION = "(prefers-reduced-motion: reduce)"
 
 
-def cpu_times() -> tuple[int, int]:
-    """(all, idle) jiffies of the machine since it started."""
-    with open("/proc/stat") as stat:
-        values = [int(v) for v in stat.readline().split()[1:]]
-    return sum(values), values[3] + values[4]
-
-
 def busy_cores(seconds: float) -> float:
-    """How many cores were busy, on average, over the next `seconds`."""
-    all0, idle0 = cpu_times()
-    time.sleep(seconds)
-    all1, idle1 = cpu_times()
-    return (1 - (idle1 - idle0) / max(1, all1 - all0)) * (os.cpu_count() or 1)
+    """How many cores were busy, on average, over the next `seconds` (bench/boot.py's share
+    of the machine's CPU, times its cores)."""
+    share = boot.cpu_busy(seconds)
+    if share is None:
+        raise SystemExit("no /proc/stat to read the CPU from (Linux only)")
+    return share * (os.cpu_count() or 1)
 
 
 def main() -> int:
