@@ -1,5 +1,5 @@
-"""Copies of a built site with some of the page's own work taken out, to measure what that
-work costs the engine's start (issue 25: WebKitGTK's later visit; issue 40: the page's share):
+"""Copies of a built site with one part of its start taken out or put off, to measure what
+that part costs the rest (issue 25: WebKitGTK's later visit; issue 40: the page's share):
 
     python bench/variants.py DIST OUT [--variants static,engine-only]
     python bench/engines.py --no-build --dist DIST --before OUT/engine-only --engines webkit
@@ -17,6 +17,10 @@ completes the offline copy and a later visit goes through it as the app's does:
                  the window.pyrules.ready that pwa.js waits for.
     engine-only  the same without the stylesheet either: the engine's worker, the service
                  worker and a bare page.
+    engine-late  the whole app, its engine's worker waiting ENGINE_LATE_S before it fetches
+                 or starts anything (js/engine/worker.js): the page starts alone, with no
+                 engine beside it on the machine's cores. What Lighthouse gives the page's
+                 own work (python bench/lighthouse.py --no-build --dist OUT/engine-late).
 
 (script-late, main.js added once the worker said its two big files were in, measured before
 issue 40: the app itself now does that on a later visit, js/app/start.js.)
@@ -76,6 +80,19 @@ VARIANTS = {
     "engine-only": ([START_TAG, STYLE_TAG], MARKS_SCRIPT),
 }
 
+ENGINE_LATE_S = 3
+WORKER = "js/engine/worker.js"
+_LATE_MS = ENGINE_LATE_S * 1000
+#: engine-late: the built worker's two first moves (its downloads, its boot), each put off.
+WORKER_LATE = (
+    ("\ndownloads.prefetch();\n", f"\nsetTimeout(() => downloads.prefetch(), {_LATE_MS});\n"),
+    (
+        "\nbooting = boot();\n",
+        f"\nbooting = new Promise((go) => setTimeout(go, {_LATE_MS})).then(() => boot());\n",
+    ),
+)
+NAMES = [*VARIANTS, "engine-late"]
+
 
 def integrity(path: Path) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode()
@@ -83,11 +100,21 @@ def integrity(path: Path) -> str:
 
 def make_variant(dist: Path, out: Path, name: str) -> Path:
     """OUT/<name>: DIST with the variant's change and the offline copy's integrity updated."""
-    removed, helper = VARIANTS[name]
     target = out / name
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(dist, target, symlinks=False)
+    if name == "engine-late":
+        worker = target / WORKER
+        code = worker.read_text(encoding="utf-8") if worker.is_file() else ""
+        for old, new in WORKER_LATE:
+            if code.count(old) != 1:
+                raise SystemExit(f"{worker}: {old.strip()} not found once (a built site?)")
+            code = code.replace(old, new)
+        worker.write_text(code, encoding="utf-8")
+        update_integrity(target)
+        return target
+    removed, helper = VARIANTS[name]
     page = target / "index.html"
     html = page.read_text(encoding="utf-8")
     for tag in [*removed, EARLY_TAG]:
@@ -127,11 +154,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("dist", type=Path, help="a built site (python build.py)")
     parser.add_argument("out", type=Path, help="where the variants are written")
-    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--variants", default=",".join(VARIANTS), help=", ".join(NAMES))
     args = parser.parse_args()
     for name in [n.strip() for n in args.variants.split(",") if n.strip()]:
-        if name not in VARIANTS:
-            raise SystemExit(f"unknown variant {name!r}: one of {', '.join(VARIANTS)}")
+        if name not in NAMES:
+            raise SystemExit(f"unknown variant {name!r}: one of {', '.join(NAMES)}")
         print(make_variant(args.dist, args.out, name))
     return 0
 

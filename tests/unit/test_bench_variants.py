@@ -57,3 +57,29 @@ def test_a_page_that_is_not_a_built_site_is_refused(tmp_path: Path) -> None:
     (dist / "index.html").write_text("<!doctype html>", encoding="utf-8")
     with pytest.raises(SystemExit, match="not found"):
         variants.make_variant(dist, tmp_path / "out", "static")
+
+
+WORKER_CODE = "let downloads;\ndownloads.prefetch();\nlet booting;\nbooting = boot();\n"
+
+
+def test_engine_late_puts_the_worker_off_and_keeps_the_page(tmp_path: Path) -> None:
+    dist = built_site(tmp_path / "dist")
+    (dist / "js" / "engine").mkdir(parents=True)
+    (dist / variants.WORKER).write_text(WORKER_CODE, encoding="utf-8")
+    files = {p: variants.integrity(dist / p) for p in ("index.html", "app.css", variants.WORKER)}
+    (dist / "precache.json").write_text(json.dumps({"integrity": files}), encoding="utf-8")
+    (dist / "sw.js").write_text(f"const PRECACHE = {json.dumps(files)};", encoding="utf-8")
+    target = variants.make_variant(dist, tmp_path / "out", "engine-late")
+    code = (target / variants.WORKER).read_text(encoding="utf-8")
+    late = variants.ENGINE_LATE_S * 1000
+    assert f"setTimeout(() => downloads.prefetch(), {late})" in code
+    assert f"setTimeout(go, {late})).then(() => boot())" in code
+    assert "\ndownloads.prefetch();" not in code and "\nbooting = boot();" not in code
+    assert (target / "index.html").read_text(encoding="utf-8") == PAGE  # the page is the app's
+    precache = json.loads((target / "precache.json").read_text(encoding="utf-8"))
+    assert precache["integrity"][variants.WORKER] == variants.integrity(target / variants.WORKER)
+    assert precache["integrity"][variants.WORKER] in (target / "sw.js").read_text(encoding="utf-8")
+    # A worker without the two moves it puts off is not a built site's.
+    (dist / variants.WORKER).write_text("booting = boot();\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="not found once"):
+        variants.make_variant(dist, tmp_path / "out", "engine-late")
