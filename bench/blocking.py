@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import boot  # noqa: E402  (bench/boot.py: wait_idle)
+import boot  # noqa: E402  (bench/boot.py: wait_idle, quartiles)
 
 import build  # noqa: E402
 
@@ -108,8 +107,8 @@ def visit(browser: Any, url: str) -> dict[str, float]:
 def spread(values: list[float]) -> str:
     if len(values) < 2:
         return f"{values[0]:,.0f}"
-    low, _, high = statistics.quantiles(values, n=4, method="inclusive")
-    return f"{statistics.median(values):,.0f} ({low:,.0f}–{high:,.0f})"
+    low, middle, high = boot.quartiles(values)
+    return f"{middle:,.0f} ({low:,.0f}–{high:,.0f})"
 
 
 def main() -> int:

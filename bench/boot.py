@@ -383,6 +383,14 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    """(first quartile, median, third quartile) of one or more values."""
+    if len(values) < 2:
+        return values[0], values[0], values[0]
+    low, middle, high = statistics.quantiles(values, n=4, method="inclusive")
+    return low, middle, high
+
+
 def spread(values: list[float], fmt: Callable[[float], str]) -> str:
     if not values:
         return "-"

@@ -288,8 +288,8 @@ def shaped_rounds(root: Path, sites: list[str], rounds: int) -> list[str]:
         times = [r["ready"] for r in rows[site]]
         ratios = [r["ready"] / b["ready"] for r, b in zip(rows[site], rows["bare"], strict=True)]
         mb = statistics.median(r["bytes"] for r in rows[site]) / 1e6
-        goal = "" if site == "bare" else "≤ 1.10× " + (
-            "pass" if statistics.median(ratios) <= 1.10 else "**FAIL**")
+        fast = statistics.median(ratios) <= 1.10
+        goal = "" if site == "bare" else f"≤ 1.10× {boot.verdict(fast)}"
         lines.append(f"| {site} | {fmt(times)} | {ratio(ratios)} | {goal} | {mb:.2f} MB |")
     return lines
 
@@ -336,8 +336,7 @@ def report(rows: dict[str, dict[str, list[Any]]], sites: list[str], rounds: int,
             def verdict(values: list[float], goal: float) -> str:
                 if not values:
                     return f"≤ {goal:.2f}×"
-                ok = statistics.median(values) <= goal
-                return f"≤ {goal:.2f}× {'pass' if ok else '**FAIL**'}"
+                return f"≤ {goal:.2f}× {boot.verdict(statistics.median(values) <= goal)}"
 
             visits = len(data[site])
             lost_first = f", {visits - len(firsts)} not ready" if len(firsts) < visits else ""
@@ -385,13 +384,9 @@ def share_report(rows: dict[str, dict[str, list[Any]]], site: str = "app",
             if not values:
                 lines.append(f"| {name} | {visit} | – | – | – | ≤ {SHARE_GOAL:.2f}× |")
                 continue
-            low, _, high = (
-                statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1
-                else values * 3
-            )
-            middle = statistics.median(values)
+            low, middle, high = boot.quartiles(values)
             within = sum(v <= SHARE_GOAL for v in values)
-            verdict = "pass" if middle <= SHARE_GOAL else "**FAIL**"
+            verdict = boot.verdict(middle <= SHARE_GOAL)
             lines.append(
                 f"| {name} | {visit} | {middle:+.2f}× | {low:+.2f}× to {high:+.2f}× |"
                 f" {within}/{len(values)} | ≤ {SHARE_GOAL:.2f}× {verdict} |"
